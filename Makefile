@@ -1,0 +1,134 @@
+# wickfs: one static musl binary. `make help` lists the targets.
+
+ifeq ($(origin CC),default)
+CC := musl-gcc
+endif
+STATIC ?= 1
+ARCH ?=
+PREFIX ?= /usr/local
+DESTDIR ?=
+V ?= 0
+
+ifeq ($(ARCH),aarch64)
+CC := aarch64-linux-musl-gcc
+endif
+
+B := build
+OBJ := $(B)/obj$(if $(ARCH),-$(ARCH))$(if $(filter 0,$(STATIC)),-dyn)
+GEN := $(B)/gen
+ZLIB := $(B)/zlib$(if $(ARCH),-$(ARCH))
+
+CFLAGS ?= -O2
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(GEN) \
+	  -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
+	  -D_GNU_SOURCE -MMD -MP
+LDFLAGS += -Wl,--gc-sections
+LIBS := -lpthread
+ifeq ($(STATIC),1)
+CFLAGS += -I$(ZLIB)/include
+LDFLAGS += -static -s
+LIBS += $(ZLIB)/lib/libz.a
+else
+LIBS += -lz
+endif
+
+ifeq ($(V),0)
+Q := @
+else
+Q :=
+endif
+
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(OBJ)/%.o)
+
+CONFIG_GOALS := defconfig allnoconfig allyesconfig oldconfig menuconfig \
+		clean distclean help deps
+ifeq ($(filter $(CONFIG_GOALS),$(MAKECMDGOALS)),)
+-include $(GEN)/applets.mk
+endif
+APPLET_OBJS := $(APPLET_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/applets/main.o \
+	       $(OBJ)/gen/applets.o
+
+BIN := $(B)/wickfs$(if $(ARCH),-$(ARCH))$(if $(filter 0,$(STATIC)),-dyn)
+
+.PHONY: all help deps defconfig allnoconfig allyesconfig oldconfig \
+	menuconfig test unit install bench clean distclean
+
+all: $(BIN)
+
+help:
+	@echo "make [CC=.. STATIC=0 ARCH=aarch64]  build $(B)/wickfs"
+	@echo "make defconfig|allnoconfig|allyesconfig|oldconfig|menuconfig"
+	@echo "make test       install deps, build, run tests/run"
+	@echo "make install PREFIX=/usr/local DESTDIR="
+	@echo "make bench      benchmarks against peers (bench/)"
+
+deps:
+	$(Q)sh scripts/deps.sh
+
+# ---- configuration ----
+KCONF_ENV := KCONFIG_CONFIG=.config
+$(GEN)/Kconfig.applets: $(wildcard applets/*.c) scripts/gen-applets.sh
+	$(Q)sh scripts/gen-applets.sh $(GEN) .config
+
+defconfig: $(GEN)/Kconfig.applets
+	$(Q)$(KCONF_ENV) kconfig-conf -s --alldefconfig Kconfig
+allnoconfig: $(GEN)/Kconfig.applets
+	$(Q)$(KCONF_ENV) kconfig-conf -s --allnoconfig Kconfig
+allyesconfig: $(GEN)/Kconfig.applets
+	$(Q)$(KCONF_ENV) kconfig-conf -s --allyesconfig Kconfig
+oldconfig: $(GEN)/Kconfig.applets
+	$(Q)$(KCONF_ENV) kconfig-conf --oldconfig Kconfig
+menuconfig: $(GEN)/Kconfig.applets
+	$(Q)$(KCONF_ENV) kconfig-mconf Kconfig
+
+# No .config yet: everything on. New applets get their default without
+# a question.
+$(GEN)/config.stamp: $(wildcard .config) $(GEN)/Kconfig.applets
+	$(Q)test -f .config || $(KCONF_ENV) kconfig-conf -s --alldefconfig Kconfig
+	$(Q)$(KCONF_ENV) kconfig-conf -s --olddefconfig Kconfig
+	$(Q)sh scripts/gen-applets.sh $(GEN) .config
+	$(Q)touch $@
+
+$(GEN)/applets.c $(GEN)/applets.mk: $(GEN)/config.stamp
+	@:
+
+# ---- build ----
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(filter 0,$(V)),echo "  CC $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(OBJ)/gen/applets.o: $(GEN)/applets.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(OBJ)/libwickfs.a: $(LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(GEN)/config.stamp $(APPLET_OBJS) $(OBJ)/libwickfs.a
+	@echo "  LD $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(APPLET_OBJS) $(OBJ)/libwickfs.a $(LIBS)
+
+# ---- tests, install, bench ----
+test:
+	$(Q)sh scripts/deps.sh
+	$(Q)test -f .config || $(MAKE) --no-print-directory defconfig
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh tests/run
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/wickfs
+	ln -sf wickfs $(DESTDIR)$(PREFIX)/bin/wick-daemon
+
+bench: $(BIN)
+	sh bench/run
+
+clean:
+	rm -rf $(B)/obj* $(GEN) $(B)/wickfs* $(B)/test
+
+distclean: clean
+	rm -rf $(B) .config .config.old
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

@@ -1,0 +1,152 @@
+/* main.c - the multicall entry: pick an applet by argv[0] or argv[1] */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "applet.h"
+#include "util.h"
+
+const struct applet *applet_find(const char *name)
+{
+	size_t i;
+
+	if (!strncmp(name, "wickfs-", 7))
+		name += 7;
+	if (!strcmp(name, "wick-daemon") || !strcmp(name, "wickdaemon"))
+		name = "daemon";
+	for (i = 0; i < applet_count; i++)
+		if (!strcmp(applet_table[i].name, name))
+			return &applet_table[i];
+	return NULL;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "wickfs %s: filesystem tools and command execution for agents\n\n"
+		   "usage: wickfs APPLET [ARGS...]   (or run as APPLET / wickfs-APPLET)\n"
+		   "       wickfs --list | --version | --help | APPLET --help\n"
+		   "       wickfs --install [-s] DIR  (wickfs-APPLET links in DIR)\n\n"
+		   "applets:",
+		WFS_VERSION);
+	for (i = 0; i < applet_count; i++)
+		fprintf(f, " %s", applet_table[i].name);
+	fprintf(f, "\n");
+}
+
+static int install_links(int argc, char **argv)
+{
+	int symbolic = 0, rc = 0;
+	char self[PATH_MAX], dst[PATH_MAX];
+	const char *dir;
+	ssize_t n;
+	size_t i;
+
+	if (argc > 0 && !strcmp(argv[0], "-s")) {
+		symbolic = 1;
+		argc--;
+		argv++;
+	}
+	if (argc != 1) {
+		fprintf(stderr, "usage: wickfs --install [-s] DIR\n");
+		return 2;
+	}
+	dir = argv[0];
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0) {
+		fprintf(stderr, "wickfs: cannot find own binary: %s\n", strerror(errno));
+		return 1;
+	}
+	self[n] = 0;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "wickfs: mkdir %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < applet_count; i++) {
+		snprintf(dst, sizeof(dst), "%s/wickfs-%s", dir, applet_table[i].name);
+		unlink(dst);
+		if ((symbolic ? symlink(self, dst) : link(self, dst))) {
+			fprintf(stderr, "wickfs: %s %s: %s\n",
+				symbolic ? "symlink" : "link", dst, strerror(errno));
+			rc = 1;
+		}
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = path_base(argc > 0 ? argv[0] : "wickfs");
+	const struct applet *a = applet_find(name);
+	struct arena arena;
+	struct buf out, err;
+	struct wfs_ctx ctx;
+	struct req r;
+	int rc;
+
+	if (!a || !strcmp(name, "wickfs")) {
+		if (argc < 2) {
+			usage(stderr);
+			return 2;
+		}
+		if (!strcmp(argv[1], "--version")) {
+			printf("wickfs %s (zlib %s)\n", WFS_VERSION, zlibVersion());
+			return 0;
+		}
+		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[1], "--list")) {
+			for (size_t i = 0; i < applet_count; i++)
+				printf("%s\n", applet_table[i].name);
+			return 0;
+		}
+		if (!strcmp(argv[1], "--install"))
+			return install_links(argc - 2, argv + 2);
+		a = applet_find(argv[1]);
+		if (!a) {
+			fprintf(stderr, "wickfs: unknown applet '%s'\n", argv[1]);
+			usage(stderr);
+			return 2;
+		}
+		argc--;
+		argv++;
+	}
+	arena_init(&arena);
+	buf_init(&out);
+	buf_init(&err);
+	wfs_ctx_init(&ctx, &arena);
+	memset(&r, 0, sizeof(r));
+	r.in_fd = 0;
+	r.out = &out;
+	r.err = &err;
+	r.arena = &arena;
+	r.ctx = &ctx;
+	rc = applet_run(a, &r, argc - 1, argv + 1);
+	write_all(2, err.p, err.len);
+	write_all(1, out.p, out.len);
+	buf_free(&out);
+	buf_free(&err);
+	arena_free(&arena);
+	return rc;
+}

@@ -1,0 +1,88 @@
+/* applet.h - what an applet sees: its request, options and reply helpers.
+ *
+ * Applets are re-entrant: no exit(), no mutable globals, output only into
+ * r->out / r->err, memory from r->arena. The CLI and the daemon fast path
+ * build a struct req and call applet_run(); both print the same bytes.
+ */
+#ifndef WFS_APPLET_H
+#define WFS_APPLET_H
+
+#include <stddef.h>
+#include "arena.h"
+#include "buf.h"
+#include "wickfs.h"
+
+#define APPLET_MAX_OPTS 32
+
+struct applet;
+
+struct opt_val {
+	int seen;          /* how many times given */
+	const char *str;   /* last value of a string/number option */
+	long long num;
+	const char **list; /* every value of a repeatable option */
+	int nlist;
+};
+
+struct req {
+	const struct applet *applet;
+	int argc;          /* positional arguments, options removed */
+	char **argv;
+	struct opt_val opt[APPLET_MAX_OPTS];
+
+	/* stdin: a buffer (daemon) or a descriptor read on demand (CLI). */
+	const char *in;
+	size_t in_len;
+	int in_fd;         /* -1 when `in` is the whole input */
+	int in_loaded;
+
+	struct buf *out;   /* stdout: the envelope */
+	struct buf *err;   /* stderr: diagnostics */
+	struct arena *arena;
+	struct wfs_ctx *ctx;
+};
+
+typedef int (*applet_main_fn)(struct req *r);
+
+struct applet {
+	const char *name;
+	const char *optspec; /* see lib/opts.c */
+	int min_args, max_args; /* max -1: unlimited */
+	unsigned flags;
+	const char *help;
+	applet_main_fn main;
+};
+
+#define APPLET_STOP_AT_ARG 1u /* options end at the first positional */
+#define APPLET_CLI_ONLY 2u    /* never run in-process by the daemon */
+
+/* The generated table (build/gen/applets.c). */
+extern const struct applet applet_table[];
+extern const size_t applet_count;
+const struct applet *applet_find(const char *name);
+
+/* Parse options, handle --help and argument counts, run the applet.
+ * argv[0] is the first argument after the applet name. Returns the exit
+ * status: 0 ok, 1 error envelope, 2 usage. */
+int applet_run(const struct applet *a, struct req *r, int argc, char **argv);
+
+/* Options by name, as spelled in the optspec (long name or letter). */
+int opt_has(const struct req *r, const char *name);
+const char *opt_str(const struct req *r, const char *name);
+long long opt_num(const struct req *r, const char *name, long long dflt);
+int opt_list(const struct req *r, const char *name, const char ***vals);
+
+/* stdin as one buffer (read fully on first use). -1 on read error. */
+int req_stdin(struct req *r, const char **data, size_t *len);
+
+/* Envelope helpers. reply_ok_begin writes {"ok":true,"data": and
+ * reply_ok_end closes it; both return 0. reply_error writes the error
+ * envelope and returns 1. */
+int reply_ok_begin(struct req *r);
+int reply_ok_end(struct req *r);
+int reply_error(struct req *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* reply_error with the message left in r->ctx->err by a wfs_* call. */
+int reply_ctx_error(struct req *r);
+
+#endif

@@ -1,0 +1,24 @@
+/* arena.h - per-request bump allocator: everything is freed at once */
+#ifndef WFS_ARENA_H
+#define WFS_ARENA_H
+
+#include <stddef.h>
+
+struct arena_chunk;
+struct arena {
+	struct arena_chunk *head;
+	size_t total; /* bytes held, for limits and tests */
+};
+
+void arena_init(struct arena *a);
+/* Free every chunk; the arena is empty and reusable afterwards. */
+void arena_free(struct arena *a);
+/* Returns NULL only when malloc fails. Memory is 16-byte aligned. */
+void *arena_alloc(struct arena *a, size_t n);
+void *arena_zalloc(struct arena *a, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_printf(struct arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,26 @@
+/* fsutil.h - file helpers shared by the operations */
+#ifndef WFS_FSUTIL_H
+#define WFS_FSUTIL_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+#include "wickfs.h"
+
+/* Go-style error text: "op path: no such file or directory". */
+int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err);
+/* "fifo", "socket", "character device", ... for a mode. */
+const char *fs_type_name(mode_t m);
+/* Open a regular file for reading without ever blocking on a FIFO or
+ * device: refuses every other type with an error naming it. */
+int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
+		    struct stat *st);
+/* Read the whole descriptor into the arena (NUL-terminated). */
+int fs_read_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
+	       const struct stat *st, char **data, size_t *len);
+/* Follow a chain of symlinks to the final target path (which may not
+ * exist yet). Returns path itself when it is not a symlink. */
+char *fs_resolve_links(struct wfs_ctx *c, const char *path);
+/* Maximum size read/edit will load (WICKFS_MAX_FILE, default 1 GiB). */
+size_t fs_max_file(void);
+
+#endif

@@ -1,0 +1,125 @@
+/* wickfs.h - the operations: the C face of the seed's FileSystem interface.
+ *
+ * Every function takes a context, returns 0 on success or -1 with a
+ * message naming the path and the cause in ctx->err. Results are allocated
+ * in ctx->arena unless said otherwise. Nothing here prints or exits.
+ */
+#ifndef WFS_WICKFS_H
+#define WFS_WICKFS_H
+
+#include <stddef.h>
+#include "arena.h"
+#include "buf.h"
+
+#define WFS_VERSION "0.1.0"
+
+struct wfs_ctx {
+	struct arena *arena;
+	char err[1024];
+	long long deadline_ms;       /* CLOCK_MONOTONIC ms; 0 = none */
+	const volatile int *cancel;  /* non-zero: stop as soon as possible */
+	int readonly;                /* refuse every write */
+};
+
+void wfs_ctx_init(struct wfs_ctx *c, struct arena *a);
+/* Format into c->err; always returns -1. */
+int wfs_fail(struct wfs_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Non-zero once the deadline passed or cancel was set (message set). */
+int wfs_expired(struct wfs_ctx *c);
+long long wfs_now_ms(void);
+
+/* ls */
+struct wfs_dirent {
+	const char *name;
+	const char *type; /* "file", "dir" or "symlink" */
+	long long size;   /* from lstat */
+};
+int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
+	   size_t *n);
+
+/* read: the whole file; refuses FIFOs, sockets and devices. */
+int wfs_read(struct wfs_ctx *c, const char *path, char **data, size_t *len);
+
+/* write: atomic replace, parents created, mode (and owner as root) kept,
+ * a symlink written through to its target. */
+int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
+	      size_t len);
+
+/* edit */
+struct wfs_edit {
+	const char *old_text;
+	size_t old_len;
+	const char *new_text;
+	size_t new_len;
+	int all; /* replace every occurrence (else the first only) */
+};
+int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
+	     int *replacements);
+
+/* grep */
+struct wfs_grep_opts {
+	const char *pattern;
+	const char *path;      /* default "." */
+	long max;              /* 200 by default; 0 = no cap */
+	int ignore_case, fixed, word, multiline;
+	int before, after;     /* context lines */
+	int files_with_matches, count;
+	int hidden, no_skip, gitignore, gz;
+	const char **include, **exclude;
+	int ninclude, nexclude;
+};
+struct wfs_grep_match {
+	const char *file;
+	long long line;
+	const char *text;
+	size_t text_len;
+	int context;   /* 1: a context line, not a match */
+	long long count; /* --count: matches in file */
+};
+struct wfs_grep_result {
+	struct wfs_grep_match *matches;
+	size_t n;
+	int truncated;
+};
+int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
+	     struct wfs_grep_result *res);
+
+/* glob */
+struct wfs_glob_opts {
+	const char *pattern;
+	const char *path;  /* default "." */
+	long max;          /* 100 by default; 0 = no cap */
+	int hidden, gitignore, no_skip;
+	char type;         /* 0 (reference: not directories), 'f', 'd', 'l' */
+	int sort_mtime;    /* newest first */
+};
+struct wfs_glob_result {
+	const char **files;
+	size_t n;
+	int truncated;
+};
+int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
+	     struct wfs_glob_result *res);
+
+/* exec: see lib/exec.c */
+struct wfs_exec_opts {
+	const char *command;
+	const char *cwd;            /* NULL: inherit */
+	const char *const *env_add; /* NULL-terminated "K=V" list, or NULL */
+	const char *in;             /* stdin bytes; NULL: /dev/null */
+	size_t in_len;
+	long long timeout_ms;       /* 0: none */
+	size_t max_output;          /* per stream; 0: default 10 MiB */
+};
+struct wfs_exec_result {
+	struct buf out, err;        /* caller calls buf_free on both */
+	int exit_code;              /* -1 when killed by a signal; 124 timeout */
+	int timed_out;
+	int out_truncated, err_truncated;
+	int spawn_failed;           /* sh could not start: ctx->err says why */
+};
+int wfs_exec(struct wfs_ctx *c, const struct wfs_exec_opts *o,
+	     struct wfs_exec_result *res);
+
+#endif

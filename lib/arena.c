@@ -1,0 +1,110 @@
+/* arena.c - per-request bump allocator */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+
+#define ARENA_CHUNK 8192
+#define ARENA_ALIGN 16
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, size;
+	_Alignas(ARENA_ALIGN) unsigned char data[];
+};
+
+void arena_init(struct arena *a)
+{
+	a->head = NULL;
+	a->total = 0;
+}
+
+void arena_free(struct arena *a)
+{
+	struct arena_chunk *c = a->head, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	arena_init(a);
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_chunk *c = a->head;
+	size_t size;
+	void *p;
+
+	n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (!n)
+		n = ARENA_ALIGN;
+	if (c && c->size - c->used >= n) {
+		p = c->data + c->used;
+		c->used += n;
+		return p;
+	}
+	if (n > SIZE_MAX - sizeof(*c))
+		return NULL;
+	/* Big requests get a chunk of their own, behind the current one, so
+	 * the space left in the current chunk is not wasted. */
+	size = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
+	c = malloc(sizeof(*c) + size);
+	if (!c)
+		return NULL;
+	c->size = size;
+	c->used = n;
+	a->total += size;
+	if (size == n && a->head) {
+		c->next = a->head->next;
+		a->head->next = c;
+	} else {
+		c->next = a->head;
+		a->head = c;
+	}
+	return c->data;
+}
+
+void *arena_zalloc(struct arena *a, size_t n)
+{
+	void *p = arena_alloc(a, n);
+
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = 0;
+	}
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_printf(struct arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !(p = arena_alloc(a, (size_t)n + 1)))
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}

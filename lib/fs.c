@@ -1,0 +1,227 @@
+/* fs.c - ls and read, and the file helpers the other operations share */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "fsutil.h"
+#include "util.h"
+
+int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "%s", strerror(err));
+	msg[0] = (char)tolower((unsigned char)msg[0]);
+	return wfs_fail(c, "%s %s: %s", op, path, msg);
+}
+
+const char *fs_type_name(mode_t m)
+{
+	if (S_ISREG(m))
+		return "regular file";
+	if (S_ISDIR(m))
+		return "directory";
+	if (S_ISFIFO(m))
+		return "fifo (named pipe)";
+	if (S_ISSOCK(m))
+		return "socket";
+	if (S_ISCHR(m))
+		return "character device";
+	if (S_ISBLK(m))
+		return "block device";
+	if (S_ISLNK(m))
+		return "symlink";
+	return "special file";
+}
+
+size_t fs_max_file(void)
+{
+	const char *e = getenv("WICKFS_MAX_FILE");
+	unsigned long long v;
+	char *end;
+
+	if (e && *e) {
+		v = strtoull(e, &end, 10);
+		if (!*end && v > 0)
+			return (size_t)v;
+	}
+	return (size_t)1 << 30;
+}
+
+int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
+		    struct stat *st)
+{
+	int fd;
+
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return fs_fail_errno(c, op, path, errno);
+	if (fstat(fd, st)) {
+		int e = errno;
+		close(fd);
+		return fs_fail_errno(c, op, path, e);
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		if (S_ISDIR(st->st_mode))
+			return wfs_fail(c, "%s %s: is a directory", op, path);
+		return wfs_fail(c, "%s %s: is a %s, not a regular file", op, path,
+				fs_type_name(st->st_mode));
+	}
+	fcntl(fd, F_SETFL, 0);
+	return fd;
+}
+
+int fs_read_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
+	       const struct stat *st, char **data, size_t *len)
+{
+	size_t max = fs_max_file(), cap, n = 0;
+	char *p, *np;
+	ssize_t r;
+
+	if ((unsigned long long)st->st_size > max)
+		return wfs_fail(c, "%s %s: file is %lld bytes, over the %zu-byte limit (WICKFS_MAX_FILE)",
+				op, path, (long long)st->st_size, max);
+	cap = (size_t)st->st_size + 1;
+	p = arena_alloc(c->arena, cap + 1);
+	if (!p)
+		return wfs_fail(c, "%s %s: out of memory", op, path);
+	for (;;) {
+		if (n == cap) {
+			/* The file grew (or is a /proc file): double. */
+			if (cap * 2 > max + 1)
+				return wfs_fail(c, "%s %s: file is over the %zu-byte limit (WICKFS_MAX_FILE)",
+						op, path, max);
+			np = arena_alloc(c->arena, cap * 2 + 1);
+			if (!np)
+				return wfs_fail(c, "%s %s: out of memory", op, path);
+			memcpy(np, p, n);
+			p = np;
+			cap *= 2;
+		}
+		r = read(fd, p + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return fs_fail_errno(c, op, path, errno);
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	p[n] = 0;
+	*data = p;
+	*len = n;
+	return 0;
+}
+
+char *fs_resolve_links(struct wfs_ctx *c, const char *path)
+{
+	char target[PATH_MAX];
+	const char *cur = path;
+	struct stat st;
+	int hops;
+
+	for (hops = 0; hops < 40; hops++) {
+		ssize_t n;
+		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+			return (char *)cur;
+		n = readlink(cur, target, sizeof(target) - 1);
+		if (n < 0)
+			return (char *)cur;
+		target[n] = 0;
+		if (target[0] == '/') {
+			cur = arena_strdup(c->arena, target);
+		} else {
+			const char *slash = strrchr(cur, '/');
+			cur = slash ? arena_printf(c->arena, "%.*s/%s",
+						   (int)(slash - cur), cur, target)
+				    : arena_strdup(c->arena, target);
+		}
+		if (!cur)
+			return NULL;
+	}
+	wfs_fail(c, "%s: too many levels of symbolic links", path);
+	return NULL;
+}
+
+/* ---- ls ---- */
+
+static int dirent_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct wfs_dirent *)a)->name,
+		      ((const struct wfs_dirent *)b)->name);
+}
+
+int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
+	   size_t *n)
+{
+	struct wfs_dirent *v = NULL, *nv;
+	size_t len = 0, cap = 0;
+	struct dirent *d;
+	struct stat st;
+	DIR *dir;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fs_fail_errno(c, "ls", path, errno);
+	dir = fdopendir(fd);
+	if (!dir) {
+		int e = errno;
+		close(fd);
+		return fs_fail_errno(c, "ls", path, e);
+	}
+	while ((d = readdir(dir))) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if (fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (len == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = arena_alloc(c->arena, cap * sizeof(*nv));
+			if (!nv) {
+				closedir(dir);
+				return wfs_fail(c, "ls %s: out of memory", path);
+			}
+			if (len)
+				memcpy(nv, v, len * sizeof(*nv));
+			v = nv;
+		}
+		v[len].name = arena_strdup(c->arena, d->d_name);
+		v[len].type = S_ISDIR(st.st_mode) ? "dir"
+			      : S_ISLNK(st.st_mode) ? "symlink" : "file";
+		v[len].size = (long long)st.st_size;
+		if (!v[len].name) {
+			closedir(dir);
+			return wfs_fail(c, "ls %s: out of memory", path);
+		}
+		len++;
+	}
+	closedir(dir);
+	if (len)
+		qsort(v, len, sizeof(*v), dirent_cmp);
+	*ents = v;
+	*n = len;
+	return 0;
+}
+
+/* ---- read ---- */
+
+int wfs_read(struct wfs_ctx *c, const char *path, char **data, size_t *len)
+{
+	struct stat st;
+	int fd, rc;
+
+	fd = fs_open_regular(c, "read", path, &st);
+	if (fd < 0)
+		return -1;
+	rc = fs_read_fd(c, "read", path, fd, &st, data, len);
+	close(fd);
+	return rc;
+}

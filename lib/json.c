@@ -1,0 +1,424 @@
+/* json.c - the JSON writer every envelope goes through, and a parser */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "json.h"
+#include "util.h"
+
+static const char hexdig[] = "0123456789abcdef";
+
+void json_str(struct buf *b, const char *s, size_t n)
+{
+	size_t i = 0, run = 0;
+
+	buf_putc(b, '"');
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		const char *esc = NULL;
+		char u[7];
+		int cp, len;
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			i++;
+			continue;
+		}
+		buf_add(b, s + run, i - run);
+		if (c >= 0x80) {
+			len = utf8_decode(s + i, n - i, &cp);
+			if (cp < 0)
+				esc = "\\ufffd";
+			else if (cp == 0x2028 || cp == 0x2029)
+				esc = cp == 0x2028 ? "\\u2028" : "\\u2029";
+			else
+				buf_add(b, s + i, (size_t)len);
+		} else {
+			len = 1;
+			switch (c) {
+			case '"': esc = "\\\""; break;
+			case '\\': esc = "\\\\"; break;
+			case '\n': esc = "\\n"; break;
+			case '\r': esc = "\\r"; break;
+			case '\t': esc = "\\t"; break;
+			default:
+				memcpy(u, "\\u00", 4);
+				u[4] = hexdig[c >> 4];
+				u[5] = hexdig[c & 15];
+				u[6] = 0;
+				esc = u;
+			}
+		}
+		if (esc)
+			buf_puts(b, esc);
+		i += (size_t)len;
+		run = i;
+	}
+	buf_add(b, s + run, i - run);
+	buf_putc(b, '"');
+}
+
+void json_cstr(struct buf *b, const char *s)
+{
+	json_str(b, s, strlen(s));
+}
+
+void json_int(struct buf *b, long long v)
+{
+	buf_printf(b, "%lld", v);
+}
+
+void json_bool(struct buf *b, int v)
+{
+	buf_puts(b, v ? "true" : "false");
+}
+
+void json_key(struct buf *b, const char *key)
+{
+	json_cstr(b, key);
+	buf_putc(b, ':');
+}
+
+/* ---- parser ---- */
+
+struct parser {
+	struct arena *a;
+	const char *s;
+	size_t n, i;
+	int depth;
+	char *err;
+	size_t errlen;
+};
+
+#define JSON_MAX_DEPTH 512
+
+static int perr(struct parser *p, const char *what)
+{
+	if (p->i >= p->n)
+		snprintf(p->err, p->errlen, "unexpected end of input at offset %zu",
+			 p->i);
+	else if (isprint((unsigned char)p->s[p->i]))
+		snprintf(p->err, p->errlen, "%s: found '%c' at offset %zu", what,
+			 p->s[p->i], p->i);
+	else
+		snprintf(p->err, p->errlen, "%s: found byte 0x%02x at offset %zu",
+			 what, (unsigned char)p->s[p->i], p->i);
+	return -1;
+}
+
+static void skip_ws(struct parser *p)
+{
+	while (p->i < p->n && (p->s[p->i] == ' ' || p->s[p->i] == '\t' ||
+			       p->s[p->i] == '\n' || p->s[p->i] == '\r'))
+		p->i++;
+}
+
+static int hex4(const char *s, unsigned *v)
+{
+	unsigned x = 0;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		char c = s[k];
+		x <<= 4;
+		if (c >= '0' && c <= '9')
+			x |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			x |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			x |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	*v = x;
+	return 0;
+}
+
+static size_t put_utf8(char *o, unsigned cp)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xc0 | cp >> 6);
+		o[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xe0 | cp >> 12);
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		o[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | cp >> 18);
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	o[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* Strings decode into the arena; invalid UTF-8 inside becomes U+FFFD, as
+ * Go's decoder does. */
+static int parse_str(struct parser *p, const char **out, size_t *outlen)
+{
+	size_t start = ++p->i, j, o = 0;
+	char *d;
+
+	for (j = start; j < p->n && p->s[j] != '"'; j++)
+		if (p->s[j] == '\\')
+			j++;
+	if (j >= p->n) {
+		p->i = p->n;
+		return perr(p, "unterminated string");
+	}
+	/* Worst case growth: an invalid byte (1) becomes U+FFFD (3). */
+	d = arena_alloc(p->a, (j - start) * 3 + 1);
+	if (!d)
+		return perr(p, "out of memory");
+	while (p->i < p->n) {
+		unsigned char c = (unsigned char)p->s[p->i];
+		unsigned cp, lo;
+		int dcp, len;
+
+		if (c == '"') {
+			p->i++;
+			d[o] = 0;
+			*out = d;
+			*outlen = o;
+			return 0;
+		}
+		if (c < 0x20)
+			return perr(p, "invalid control character in string");
+		if (c >= 0x80) {
+			len = utf8_decode(p->s + p->i, p->n - p->i, &dcp);
+			if (dcp < 0)
+				o += put_utf8(d + o, 0xfffd);
+			else {
+				memcpy(d + o, p->s + p->i, (size_t)len);
+				o += (size_t)len;
+			}
+			p->i += (size_t)len;
+			continue;
+		}
+		if (c != '\\') {
+			d[o++] = (char)c;
+			p->i++;
+			continue;
+		}
+		if (++p->i >= p->n)
+			return perr(p, "unterminated escape");
+		switch (p->s[p->i]) {
+		case '"': d[o++] = '"'; break;
+		case '\\': d[o++] = '\\'; break;
+		case '/': d[o++] = '/'; break;
+		case 'b': d[o++] = '\b'; break;
+		case 'f': d[o++] = '\f'; break;
+		case 'n': d[o++] = '\n'; break;
+		case 'r': d[o++] = '\r'; break;
+		case 't': d[o++] = '\t'; break;
+		case 'u':
+			if (p->n - p->i < 5 || hex4(p->s + p->i + 1, &cp))
+				return perr(p, "invalid \\u escape");
+			p->i += 4;
+			if (cp >= 0xd800 && cp < 0xdc00 && p->n - p->i >= 7 &&
+			    p->s[p->i + 1] == '\\' && p->s[p->i + 2] == 'u' &&
+			    !hex4(p->s + p->i + 3, &lo) && lo >= 0xdc00 &&
+			    lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				p->i += 6;
+			} else if (cp >= 0xd800 && cp < 0xe000) {
+				cp = 0xfffd;
+			}
+			o += put_utf8(d + o, cp);
+			break;
+		default:
+			return perr(p, "invalid escape character");
+		}
+		p->i++;
+	}
+	return perr(p, "unterminated string");
+}
+
+static int parse_num(struct parser *p, struct json_val *v)
+{
+	size_t st = p->i;
+
+	if (p->i < p->n && p->s[p->i] == '-')
+		p->i++;
+	if (p->i >= p->n || !isdigit((unsigned char)p->s[p->i]))
+		return perr(p, "invalid number");
+	if (p->s[p->i] == '0')
+		p->i++;
+	else
+		while (p->i < p->n && isdigit((unsigned char)p->s[p->i]))
+			p->i++;
+	if (p->i < p->n && p->s[p->i] == '.') {
+		p->i++;
+		if (p->i >= p->n || !isdigit((unsigned char)p->s[p->i]))
+			return perr(p, "invalid number");
+		while (p->i < p->n && isdigit((unsigned char)p->s[p->i]))
+			p->i++;
+	}
+	if (p->i < p->n && (p->s[p->i] == 'e' || p->s[p->i] == 'E')) {
+		p->i++;
+		if (p->i < p->n && (p->s[p->i] == '+' || p->s[p->i] == '-'))
+			p->i++;
+		if (p->i >= p->n || !isdigit((unsigned char)p->s[p->i]))
+			return perr(p, "invalid number");
+		while (p->i < p->n && isdigit((unsigned char)p->s[p->i]))
+			p->i++;
+	}
+	v->type = JSON_NUM;
+	v->str = arena_strndup(p->a, p->s + st, p->i - st);
+	if (!v->str)
+		return perr(p, "out of memory");
+	v->len = p->i - st;
+	v->num = strtod(v->str, NULL);
+	return 0;
+}
+
+static int parse_val(struct parser *p, struct json_val *v);
+
+/* Arrays and objects collect members in a growing arena array. */
+static int grow(struct parser *p, struct json_val *v, size_t *cap, int obj)
+{
+	size_t nc = *cap ? *cap * 2 : 8;
+	struct json_val *items = arena_alloc(p->a, nc * sizeof(*items));
+	const char **keys = obj ? arena_alloc(p->a, nc * sizeof(*keys)) : NULL;
+	size_t *kl = obj ? arena_alloc(p->a, nc * sizeof(*kl)) : NULL;
+
+	if (!items || (obj && (!keys || !kl)))
+		return perr(p, "out of memory");
+	if (v->len) {
+		memcpy(items, v->items, v->len * sizeof(*items));
+		if (obj) {
+			memcpy(keys, v->keys, v->len * sizeof(*keys));
+			memcpy(kl, v->key_lens, v->len * sizeof(*kl));
+		}
+	}
+	v->items = items;
+	v->keys = keys;
+	v->key_lens = kl;
+	*cap = nc;
+	return 0;
+}
+
+static int parse_container(struct parser *p, struct json_val *v, int obj)
+{
+	char close = obj ? '}' : ']';
+	size_t cap = 0;
+
+	if (++p->depth > JSON_MAX_DEPTH)
+		return perr(p, "nesting too deep");
+	v->type = obj ? JSON_OBJ : JSON_ARR;
+	p->i++;
+	skip_ws(p);
+	if (p->i < p->n && p->s[p->i] == close) {
+		p->i++;
+		p->depth--;
+		return 0;
+	}
+	for (;;) {
+		if (v->len == cap && grow(p, v, &cap, obj))
+			return -1;
+		if (obj) {
+			skip_ws(p);
+			if (p->i >= p->n || p->s[p->i] != '"')
+				return perr(p, "expected a string for an object key");
+			if (parse_str(p, &v->keys[v->len], &v->key_lens[v->len]))
+				return -1;
+			skip_ws(p);
+			if (p->i >= p->n || p->s[p->i] != ':')
+				return perr(p, "expected ':' after object key");
+			p->i++;
+		}
+		if (parse_val(p, &v->items[v->len]))
+			return -1;
+		v->len++;
+		skip_ws(p);
+		if (p->i < p->n && p->s[p->i] == ',') {
+			p->i++;
+			continue;
+		}
+		if (p->i < p->n && p->s[p->i] == close) {
+			p->i++;
+			p->depth--;
+			return 0;
+		}
+		return perr(p, obj ? "expected ',' or '}' in object"
+				   : "expected ',' or ']' in array");
+	}
+}
+
+static int lit(struct parser *p, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (p->n - p->i < n || memcmp(p->s + p->i, word, n))
+		return perr(p, "invalid literal");
+	p->i += n;
+	return 0;
+}
+
+static int parse_val(struct parser *p, struct json_val *v)
+{
+	memset(v, 0, sizeof(*v));
+	skip_ws(p);
+	if (p->i >= p->n)
+		return perr(p, "expected a value");
+	switch (p->s[p->i]) {
+	case '{':
+		return parse_container(p, v, 1);
+	case '[':
+		return parse_container(p, v, 0);
+	case '"':
+		v->type = JSON_STR;
+		return parse_str(p, &v->str, &v->len);
+	case 't':
+		v->type = JSON_BOOL;
+		v->boolean = 1;
+		return lit(p, "true");
+	case 'f':
+		v->type = JSON_BOOL;
+		return lit(p, "false");
+	case 'n':
+		v->type = JSON_NULL;
+		return lit(p, "null");
+	default:
+		if (p->s[p->i] == '-' || isdigit((unsigned char)p->s[p->i]))
+			return parse_num(p, v);
+		return perr(p, "expected a value");
+	}
+}
+
+int json_parse(struct arena *a, const char *s, size_t n, struct json_val *out,
+	       char *err, size_t errlen)
+{
+	struct parser p = {a, s, n, 0, 0, err, errlen};
+
+	if (parse_val(&p, out))
+		return -1;
+	skip_ws(&p);
+	if (p.i != p.n)
+		return perr(&p, "unexpected data after the value");
+	return 0;
+}
+
+const struct json_val *json_get(const struct json_val *obj, const char *key)
+{
+	const struct json_val *fold = NULL;
+	size_t i, kl = strlen(key);
+
+	if (!obj || obj->type != JSON_OBJ)
+		return NULL;
+	for (i = obj->len; i-- > 0;) {
+		if (obj->key_lens[i] != kl)
+			continue;
+		if (!memcmp(obj->keys[i], key, kl))
+			return &obj->items[i];
+		if (!fold && !strncasecmp(obj->keys[i], key, kl))
+			fold = &obj->items[i];
+	}
+	return fold;
+}

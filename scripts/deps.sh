@@ -1,0 +1,63 @@
+#!/bin/sh
+# Install what the build needs and build a static musl libz.a under build/.
+# Idempotent: a second run checks and does nothing.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build="$top/build"
+zdir="$build/zlib"
+pkgs="musl-tools kconfig-frontends-nox file"
+
+say() { printf 'deps: %s\n' "$*" >&2; }
+
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	say "installing$missing"
+	sudo=""
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq || true
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+if [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; then
+	exit 0
+fi
+
+# Debian's zlib source package through a private source list: /etc/apt
+# stays untouched.
+apt="$build/apt"
+mkdir -p "$apt/sources" "$apt/lists/partial" "$apt/src"
+src=/etc/apt/sources.list.d/debian.sources
+if [ -f "$src" ]; then
+	sed 's/^Types:.*/Types: deb-src/' "$src" >"$apt/sources/debian.sources"
+else
+	. /etc/os-release
+	printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\n' \
+		"${VERSION_CODENAME:-bookworm}" >"$apt/sources/debian.sources"
+fi
+aptopt="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$apt/sources
+	-o Dir::State::Lists=$apt/lists -o APT::Sandbox::User=root"
+say "fetching zlib source package"
+# shellcheck disable=SC2086
+apt-get $aptopt update -qq
+# shellcheck disable=SC2086
+(cd "$apt/src" && apt-get $aptopt source --download-only -qq zlib)
+orig=$(ls "$apt"/src/zlib_*.orig.tar.* 2>/dev/null | head -n 1)
+[ -n "$orig" ] || { say "no zlib orig tarball downloaded"; exit 1; }
+
+work="$build/zlib-src"
+rm -rf "$work" && mkdir -p "$work"
+tar -xf "$orig" -C "$work" --strip-components=1
+say "building $(basename "$orig") with musl-gcc"
+(cd "$work" && CC=musl-gcc CFLAGS="-O2 -fPIC" ./configure --static --prefix="$zdir" >/dev/null &&
+	make -s -j2 libz.a >/dev/null && make -s install >/dev/null 2>&1 ||
+	{ mkdir -p "$zdir/lib" "$zdir/include" && cp libz.a "$zdir/lib/" &&
+		cp zlib.h zconf.h "$zdir/include/"; })
+[ -f "$zdir/lib/libz.a" ] || { say "zlib build failed"; exit 1; }
+say "zlib ready in build/zlib"
