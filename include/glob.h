@@ -1,0 +1,19 @@
+/* glob.h - shell-style pattern matching */
+#ifndef WFS_GLOB_H
+#define WFS_GLOB_H
+
+/* Go's filepath.Match: '*' and '?' never match '/', classes [abc] [a-z]
+ * [^a], '\\' escapes. Returns 1 on a match, 0 on none, -1 for
+ * a malformed pattern (as Go's ErrBadPattern). */
+int glob_match(const char *pat, const char *name);
+
+/* Our extension, for patterns with '/', "**" or "{a,b}": matched against
+ * a path relative to the search root. "**" as a whole component matches
+ * zero or more directories; {a,b,c} alternation (nesting allowed).
+ * Returns 1, 0 or -1 like glob_match. */
+int glob_match_path(const char *pat, const char *path);
+
+/* Non-zero when pat needs glob_match_path (has '/', "**" or '{'). */
+int glob_is_path_pattern(const char *pat);
+
+#endif

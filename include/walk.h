@@ -1,0 +1,41 @@
+/* walk.h - the reference's directory walk: lexical, pre-order, with skips */
+#ifndef WFS_WALK_H
+#define WFS_WALK_H
+
+#include <stddef.h>
+#include "wickfs.h"
+
+enum walk_type { WALK_FILE, WALK_DIR, WALK_LINK, WALK_OTHER };
+
+struct walk_ent {
+	const char *path;   /* root joined with the relative path, cleaned */
+	const char *rel;    /* relative to the root ("" for the root) */
+	const char *name;   /* base name */
+	enum walk_type type; /* from lstat (the root: from stat) */
+	int depth;          /* 0 for the root */
+};
+
+struct walk_opts {
+	int hidden;   /* descend into directories whose name starts with '.' */
+	int no_skip;  /* descend into node_modules, __pycache__, vendor */
+	int gitignore; /* honour .gitignore files */
+};
+
+/* Callback results. */
+#define WALK_CONTINUE 0
+#define WALK_SKIP 1 /* for a directory: do not descend */
+#define WALK_STOP 2
+
+typedef int (*walk_fn)(void *arg, const struct walk_ent *e);
+
+/* Walk root (default "."). A root that does not exist is not an error
+ * (the reference reports no matches). A symlink root is followed. Returns
+ * 0, or -1 with ctx->err set (deadline, cancel). */
+int walk(struct wfs_ctx *c, const char *root, const struct walk_opts *o,
+	 walk_fn fn, void *arg);
+
+/* The reference's skip rules, also used by the parallel grep. */
+int walk_skip_dir(const struct walk_opts *o, const char *name);
+int walk_skip_ext(const char *name);
+
+#endif

@@ -1,0 +1,272 @@
+/* write.c - write and edit: atomic replace that never loses data
+ *
+ * The new content goes to a temporary file in the target's directory,
+ * gets the old file's mode (and owner when root), and is renamed over the
+ * target. A symlink is written through to its target. Writers and editors
+ * of one file serialise on flock() of the current inode, re-checking after
+ * the lock that the inode is still the one at the path (a rename by the
+ * previous holder replaces it), so concurrent edits are never lost.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fsutil.h"
+#include "util.h"
+
+static int mkdir_parents(struct wfs_ctx *c, const char *op, char *dir)
+{
+	struct stat st;
+	char *s;
+
+	if (!*dir || !stat(dir, &st))
+		return 0;
+	for (s = dir + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(dir, 0755) && errno != EEXIST) {
+			int e = errno;
+			*s = '/';
+			return fs_fail_errno(c, op, dir, e);
+		}
+		*s = '/';
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return fs_fail_errno(c, op, dir, errno);
+	return 0;
+}
+
+static char *dir_of(struct wfs_ctx *c, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return arena_strdup(c->arena, ".");
+	if (slash == path)
+		return arena_strdup(c->arena, "/");
+	return arena_strndup(c->arena, path, (size_t)(slash - path));
+}
+
+/* Lock the file currently at path (if any). Returns the locked fd, -2 when
+ * there is no file, or -1 on error. st receives its metadata. */
+static int lock_current(struct wfs_ctx *c, const char *op, const char *path,
+			struct stat *st)
+{
+	struct stat now;
+	int fd, tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			return errno == ENOENT ? -2 : fs_fail_errno(c, op, path, errno);
+		if (fstat(fd, st)) {
+			int e = errno;
+			close(fd);
+			return fs_fail_errno(c, op, path, e);
+		}
+		if (!S_ISREG(st->st_mode)) {
+			close(fd);
+			if (S_ISDIR(st->st_mode))
+				return wfs_fail(c, "%s %s: is a directory", op, path);
+			return wfs_fail(c, "%s %s: is a %s, not a regular file", op,
+					path, fs_type_name(st->st_mode));
+		}
+		fcntl(fd, F_SETFL, 0);
+		while (flock(fd, LOCK_EX) && errno == EINTR)
+			;
+		if (!stat(path, &now) && now.st_ino == st->st_ino &&
+		    now.st_dev == st->st_dev)
+			return fd;
+		close(fd); /* replaced while we waited: lock the new one */
+	}
+	return wfs_fail(c, "%s %s: file keeps being replaced", op, path);
+}
+
+/* Write data to a temp file next to target and rename it over target. */
+static int replace_file(struct wfs_ctx *c, const char *op, const char *target,
+			const char *data, size_t len, const struct stat *old)
+{
+	char *dir = dir_of(c, target), *tmp = NULL;
+	unsigned long long rnd;
+	size_t off = 0;
+	int fd = -1, tries, e;
+
+	if (!dir)
+		return wfs_fail(c, "%s %s: out of memory", op, target);
+	for (tries = 0; tries < 100; tries++) {
+		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+			rnd = (unsigned long long)wfs_now_ms() * 2654435761u + (unsigned)tries;
+		tmp = arena_printf(c->arena, "%s/.wickfs-tmp-%016llx", dir, rnd);
+		if (!tmp)
+			return wfs_fail(c, "%s %s: out of memory", op, target);
+		/* 0666 through the umask, as a new file should be. */
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0)
+		return fs_fail_errno(c, op, target, errno);
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			e = w < 0 ? errno : EIO;
+			goto fail;
+		}
+		off += (size_t)w;
+	}
+	if (old) {
+		if (geteuid() == 0 && fchown(fd, old->st_uid, old->st_gid)) {
+			e = errno;
+			goto fail;
+		}
+		if (fchmod(fd, old->st_mode & 07777)) {
+			e = errno;
+			goto fail;
+		}
+	}
+	if (getenv("WICKFS_FSYNC") && fsync(fd)) {
+		e = errno;
+		goto fail;
+	}
+	if (close(fd)) {
+		fd = -1;
+		e = errno;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, target)) {
+		e = errno;
+		goto fail;
+	}
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	return fs_fail_errno(c, op, target, e);
+}
+
+int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
+	      size_t len)
+{
+	char *target, *dir;
+	struct stat st;
+	int fd, rc;
+
+	if (c->readonly)
+		return wfs_fail(c, "write %s: refused, WICKFS_READONLY is set", path);
+	if (!*path)
+		return wfs_fail(c, "write: empty path");
+	target = fs_resolve_links(c, path);
+	if (!target)
+		return -1;
+	dir = dir_of(c, target);
+	if (!dir || mkdir_parents(c, "write", dir))
+		return dir ? -1 : wfs_fail(c, "write %s: out of memory", path);
+	fd = lock_current(c, "write", target, &st);
+	if (fd == -1)
+		return -1;
+	rc = replace_file(c, "write", target, data, len, fd >= 0 ? &st : NULL);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Lines (1-based) of up to 8 occurrences, for an error an agent can use. */
+static void describe_lines(char *out, size_t outlen, const char *data,
+			   size_t len, const char *needle, size_t nlen)
+{
+	const char *p = data, *end = data + len, *hit, *q;
+	long line = 1;
+	size_t w = 0;
+	int k = 0;
+
+	out[0] = 0;
+	while (k < 8 && (hit = memmem(p, (size_t)(end - p), needle, nlen))) {
+		for (q = p; (q = memchr(q, '\n', (size_t)(hit - q))); q++)
+			line++;
+		w += (size_t)snprintf(out + w, outlen - w, "%s%ld", k ? ", " : "", line);
+		if (w >= outlen)
+			break;
+		for (q = hit; q < hit + nlen; q++)
+			line += *q == '\n';
+		p = hit + nlen;
+		k++;
+	}
+}
+
+int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
+	     int *replacements)
+{
+	char *target, *data, *hit, *p;
+	size_t len, count = 0;
+	struct buf nb;
+	struct stat st;
+	int fd, rc;
+
+	if (c->readonly)
+		return wfs_fail(c, "edit %s: refused, WICKFS_READONLY is set", path);
+	if (!e->old_len)
+		return wfs_fail(c, "old_text must not be empty");
+	target = fs_resolve_links(c, path);
+	if (!target)
+		return -1;
+	fd = lock_current(c, "edit", target, &st);
+	if (fd == -2)
+		return fs_fail_errno(c, "edit", path, ENOENT);
+	if (fd < 0)
+		return -1;
+	if (fs_read_fd(c, "edit", path, fd, &st, &data, &len)) {
+		close(fd);
+		return -1;
+	}
+	buf_init(&nb);
+	for (p = data; (hit = memmem(p, len - (size_t)(p - data), e->old_text,
+				    e->old_len));) {
+		buf_add(&nb, p, (size_t)(hit - p));
+		buf_add(&nb, e->new_text, e->new_len);
+		p = hit + e->old_len;
+		count++;
+		if (!e->all)
+			break;
+	}
+	if (!count) {
+		buf_free(&nb);
+		close(fd);
+		return wfs_fail(c, "edit %s: old_text not found in file", path);
+	}
+	if (e->all < 0) { /* --unique: more than one match is an error */
+		size_t more = 0;
+		char lines[160];
+		for (hit = data; (hit = memmem(hit, len - (size_t)(hit - data),
+					       e->old_text, e->old_len)); hit += e->old_len)
+			more++;
+		if (more > 1) {
+			buf_free(&nb);
+			close(fd);
+			describe_lines(lines, sizeof(lines), data, len, e->old_text, e->old_len);
+			return wfs_fail(c, "edit %s: old_text matches %zu times (lines %s); add context to make it unique or pass --all",
+					path, more, lines);
+		}
+	}
+	buf_add(&nb, p, len - (size_t)(p - data));
+	if (nb.oom) {
+		buf_free(&nb);
+		close(fd);
+		return wfs_fail(c, "edit %s: out of memory", path);
+	}
+	rc = replace_file(c, "edit", target, nb.p ? nb.p : "", nb.len, &st);
+	buf_free(&nb);
+	close(fd);
+	if (!rc)
+		*replacements = (int)count;
+	return rc;
+}
