@@ -93,6 +93,7 @@ struct wfs_glob_opts {
 	int hidden, gitignore, no_skip;
 	char type;         /* 0 (reference: not directories), 'f', 'd', 'l' */
 	int sort_mtime;    /* newest first */
+	int sort_name;     /* by path, byte order */
 };
 struct wfs_glob_result {
 	const char **files;

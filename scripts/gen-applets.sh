@@ -1,4 +1,6 @@
 #!/bin/sh
+# "*/" and "/*" cannot appear in a C comment: declarations write "*\\/"
+# and "/\\*".
 # Generate, from the declaration at the top of each applets/*.c:
 #   OUT/Kconfig.applets   the Kconfig entries
 #   OUT/applets.c         the applet table (enabled applets only)
@@ -28,7 +30,8 @@ for f in applets/*.c; do
 	sym=$(grep -m1 '^ \* config ' "$tmp.decl" | sed 's/^ \* config //')
 	[ -n "$sym" ] || { echo "$f: no config entry" >&2; exit 1; }
 	# Kconfig: from "config" to the end of the comment, " *" stripped.
-	awk '/^ \* config /{on=1} on{sub(/^ \*/, ""); print}' "$tmp.decl" >>"$tmp.kconfig"
+	awk '/^ \* config /{on=1} on{sub(/^ \*/, ""); gsub(/\*\\\//, "*/"); gsub(/\/\\\*/, "/*"); print}' \
+		"$tmp.decl" >>"$tmp.kconfig"
 	echo >>"$tmp.kconfig"
 	grep -q "^CONFIG_$sym=y" "$config" 2>/dev/null || continue
 	echo "APPLET_SRCS += $f" >>"$tmp.mk"
@@ -36,7 +39,8 @@ for f in applets/*.c; do
 	help=$(awk '
 		/^ \*\thelp[[:space:]]*$/ {on=1; next}
 		on { sub(/^ \*/, ""); sub(/^\t  ?/, ""); sub(/^\t/, "");
-		     gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf "\"%s\\n\"\n", $0 }
+		     gsub(/\*\\\//, "*/"); gsub(/\/\\\*/, "/*");
+		     gsub(/\\/, "&&"); gsub(/"/, "\\\""); printf "\"%s\\n\"\n", $0 }
 	' "$tmp.decl")
 	# Fields: name, optspec, min, max, flags.
 	rest=${decl#*,}

@@ -1,0 +1,138 @@
+/* globfind.c - wfs_glob: the walk plus pattern matching */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "glob.h"
+#include "util.h"
+#include "walk.h"
+
+struct glob_state {
+	struct wfs_ctx *c;
+	const struct wfs_glob_opts *o;
+	int mode; /* 0 base name, 1 base name with braces, 2 relative path */
+	int collect_all;
+	const char **files;
+	size_t n, cap;
+	int truncated, oom;
+};
+
+static int type_ok(const struct glob_state *g, const struct walk_ent *e)
+{
+	switch (g->o->type) {
+	case 'f': return e->type == WALK_FILE;
+	case 'd': return e->type == WALK_DIR && e->depth > 0;
+	case 'l': return e->type == WALK_LINK;
+	default: return e->type != WALK_DIR;
+	}
+}
+
+static int glob_visit(void *arg, const struct walk_ent *e)
+{
+	struct glob_state *g = arg;
+	int m;
+
+	if (!type_ok(g, e))
+		return WALK_CONTINUE;
+	if (g->mode == 2)
+		m = glob_match_path(g->o->pattern, e->depth ? e->rel : e->name);
+	else if (g->mode == 1)
+		m = glob_match_path(g->o->pattern, e->name);
+	else
+		m = glob_match(g->o->pattern, e->name);
+	if (m <= 0)
+		return WALK_CONTINUE;
+	if (g->n == g->cap) {
+		size_t nc = g->cap ? g->cap * 2 : 64;
+		const char **nf = arena_alloc(g->c->arena, nc * sizeof(*nf));
+		if (!nf) {
+			g->oom = 1;
+			return WALK_STOP;
+		}
+		if (g->n)
+			memcpy(nf, g->files, g->n * sizeof(*nf));
+		g->files = nf;
+		g->cap = nc;
+	}
+	g->files[g->n] = arena_strdup(g->c->arena, e->path);
+	if (!g->files[g->n]) {
+		g->oom = 1;
+		return WALK_STOP;
+	}
+	g->n++;
+	if (!g->collect_all && g->o->max > 0 && (long)g->n >= g->o->max) {
+		g->truncated = 1;
+		return WALK_STOP;
+	}
+	return WALK_CONTINUE;
+}
+
+struct mtime_ent {
+	const char *path;
+	long long sec, nsec;
+};
+
+static int mtime_cmp(const void *a, const void *b)
+{
+	const struct mtime_ent *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? 1 : -1;
+	if (x->nsec != y->nsec)
+		return x->nsec < y->nsec ? 1 : -1;
+	return strcmp(x->path, y->path);
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
+	     struct wfs_glob_result *res)
+{
+	struct walk_opts wo = {o->hidden, o->no_skip, o->gitignore};
+	struct glob_state g = {0};
+	size_t i;
+
+	g.c = c;
+	g.o = o;
+	if (strchr(o->pattern, '/') || strstr(o->pattern, "**"))
+		g.mode = 2;
+	else if (strchr(o->pattern, '{'))
+		g.mode = 1;
+	if (glob_match_path(o->pattern, "") < 0)
+		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [ or {, or a trailing \\",
+				o->pattern);
+	g.collect_all = o->sort_mtime || o->sort_name;
+	if (walk(c, o->path, &wo, glob_visit, &g))
+		return -1;
+	if (g.oom)
+		return wfs_fail(c, "glob %s: out of memory", o->path);
+	if (o->sort_mtime && g.n) {
+		struct mtime_ent *m = arena_alloc(c->arena, g.n * sizeof(*m));
+		struct stat st;
+		if (!m)
+			return wfs_fail(c, "glob %s: out of memory", o->path);
+		for (i = 0; i < g.n; i++) {
+			m[i].path = g.files[i];
+			m[i].sec = m[i].nsec = 0;
+			if (!lstat(g.files[i], &st)) {
+				m[i].sec = (long long)st.st_mtim.tv_sec;
+				m[i].nsec = st.st_mtim.tv_nsec;
+			}
+		}
+		qsort(m, g.n, sizeof(*m), mtime_cmp);
+		for (i = 0; i < g.n; i++)
+			g.files[i] = m[i].path;
+	} else if (o->sort_name && g.n) {
+		qsort(g.files, g.n, sizeof(*g.files), path_cmp);
+	}
+	if (g.collect_all && o->max > 0 && (long)g.n > o->max) {
+		g.n = (size_t)o->max;
+		g.truncated = 1;
+	}
+	res->files = g.files;
+	res->n = g.n;
+	res->truncated = g.truncated;
+	return 0;
+}
