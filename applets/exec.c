@@ -1,0 +1,61 @@
+/* exec.c - run a shell command
+ *
+ * APPLET(exec, "timeout# max-output# cwd:", 1, -1, APPLET_STOP_AT_ARG)
+ *
+ * config APPLET_EXEC
+ *	bool "exec: run a command, capture its output"
+ *	default y
+ *	help
+ *	  usage: wickfs exec [--timeout SECONDS] [--max-output BYTES] [--cwd DIR] COMMAND...
+ *
+ *	  Join COMMAND's words with spaces and run them with sh -c (or
+ *	  directly when they are plain words naming a program), stdin
+ *	  /dev/null, in a process group of its own:
+ *	  {"stdout","stderr","exit_code"}; exit_code -1 when killed by a
+ *	  signal. ok is true even when the command fails.
+ *
+ *	  --timeout SECONDS  kill the whole group (TERM, then KILL) after
+ *	                     SECONDS: exit_code 124, "timed_out":true
+ *	  --max-output BYTES keep at most BYTES of each stream (default
+ *	                     10 MiB); the rest is discarded and
+ *	                     "stdout_truncated"/"stderr_truncated" are set
+ *	  --cwd DIR          run in DIR
+ */
+#include "applet.h"
+#include "exec.h"
+
+int exec_main(struct req *r)
+{
+	struct wfs_exec_opts o = {0};
+	struct wfs_exec_result res;
+	struct buf cmd;
+	long long timeout = opt_num(r, "timeout", 0);
+	long long max = opt_num(r, "max-output", 0);
+	int i;
+
+	if (timeout < 0 || max < 0)
+		return reply_error(r, "exec: --timeout and --max-output must not be negative");
+	buf_init(&cmd);
+	for (i = 0; i < r->argc; i++) {
+		if (i)
+			buf_putc(&cmd, ' ');
+		buf_puts(&cmd, r->argv[i]);
+	}
+	if (cmd.oom) {
+		buf_free(&cmd);
+		return reply_error(r, "exec: out of memory");
+	}
+	o.command = cmd.p ? cmd.p : "";
+	o.cwd = opt_str(r, "cwd");
+	o.timeout_ms = timeout * 1000;
+	o.max_output = (size_t)max;
+	if (wfs_exec(r->ctx, &o, &res)) {
+		buf_free(&cmd);
+		return reply_ctx_error(r);
+	}
+	buf_free(&cmd);
+	exec_render(r->out, &res);
+	buf_free(&res.out);
+	buf_free(&res.err);
+	return 0;
+}

@@ -1,0 +1,57 @@
+/* exec.h - the executor as a state machine, for an event loop.
+ *
+ * wfs_exec (wickfs.h) runs one command to completion; the daemon instead
+ * starts commands with exec_start and drives them from its own loop:
+ * it polls exec_fds(), calls exec_io() on readiness and exec_tick() when
+ * the timer returned by exec_tick() is due, until exec_done().
+ */
+#ifndef WFS_EXEC_H
+#define WFS_EXEC_H
+
+#include <sys/types.h>
+#include "wickfs.h"
+
+#define EXEC_DEFAULT_MAX_OUTPUT (10u << 20)
+#define EXEC_TERM_GRACE_MS 500   /* TERM, then KILL after this */
+#define EXEC_PIPE_GRACE_MS 300   /* then stop waiting for pipe EOF */
+#define EXEC_POLL_MS 20          /* without pidfd: how often to waitpid */
+
+enum { EXEC_PID, EXEC_OUT, EXEC_ERR, EXEC_NFDS };
+
+struct exec_proc {
+	pid_t pid;                /* also the process group id */
+	int fd[EXEC_NFDS];        /* pidfd, stdout, stderr; -1 when closed */
+	struct buf out[2];        /* stdout, stderr as gathered */
+	int truncated[2];
+	size_t max_output;
+	long long deadline_ms;    /* 0: none */
+	long long kill_ms;        /* SIGKILL due; 0: not killing */
+	long long abandon_ms;     /* give up on pipe EOF; 0: not yet */
+	int exited, status;
+	int timed_out;
+	int cancelled;            /* killed by exec_kill */
+};
+
+/* Start the command: in its own process group, sh -c unless it is a plain
+ * word list naming a program in PATH. -1 with a message in err when it
+ * cannot start ("failed to execute: ..."). */
+int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
+	       char *err, size_t errlen);
+/* Descriptor I (EXEC_PID, EXEC_OUT, EXEC_ERR) is ready. */
+void exec_io(struct exec_proc *p, int i);
+/* Handle timers at time NOW; returns the next time it needs a call
+ * (CLOCK_MONOTONIC ms), or 0 when none. */
+long long exec_tick(struct exec_proc *p, long long now);
+/* Kill the process group now (TERM, then KILL), e.g. on shutdown. */
+void exec_kill(struct exec_proc *p, long long now);
+/* The command exited and its pipes are closed or abandoned. */
+int exec_done(const struct exec_proc *p);
+/* Move the outcome into res (buffers change owner); frees the rest. */
+void exec_finish(struct exec_proc *p, struct wfs_exec_result *res);
+/* Release everything of an unfinished command: kill, close, reap. */
+void exec_abort(struct exec_proc *p);
+
+/* The exec applet's envelope for a result: {"ok":true,"data":{...}}\n */
+void exec_render(struct buf *out, const struct wfs_exec_result *res);
+
+#endif
