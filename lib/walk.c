@@ -5,6 +5,7 @@
  * and memory is bounded by the names on the current path.
  */
 #include <dirent.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "glob.h"
 #include "util.h"
 #include "walk.h"
 
@@ -158,12 +160,141 @@ fail:
 	return -1;
 }
 
+/* ---- .gitignore ---- */
+
+struct ignore_rule {
+	char *pat;
+	int negate, dir_only, anchored;
+};
+
+struct ignore_set {
+	struct ignore_set *parent;
+	const char *rel; /* directory of the .gitignore, relative to the root */
+	struct ignore_rule *rules;
+	size_t n;
+	char *text;
+};
+
+static void ignore_free(struct ignore_set *s)
+{
+	if (!s)
+		return;
+	free(s->rules);
+	free(s->text);
+	free(s);
+}
+
+/* Parse dir/.gitignore; NULL when there is none (or it is empty). */
+static struct ignore_set *ignore_load(const char *dir, const char *rel,
+				      struct ignore_set *parent)
+{
+	struct ignore_set *s;
+	char *path, *line, *next;
+	struct stat st;
+	size_t cap = 0;
+	FILE *f;
+
+	path = malloc(strlen(dir) + 12);
+	if (!path)
+		return NULL;
+	sprintf(path, "%s/.gitignore", dir);
+	f = fopen(path, "re");
+	free(path);
+	if (!f)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s || fstat(fileno(f), &st) || st.st_size > (1 << 20) ||
+	    !(s->text = calloc(1, (size_t)st.st_size + 1)) ||
+	    fread(s->text, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
+		fclose(f);
+		ignore_free(s);
+		return NULL;
+	}
+	fclose(f);
+	s->parent = parent;
+	s->rel = rel;
+	for (line = s->text; line && *line; line = next) {
+		struct ignore_rule r = {0};
+		size_t len;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		len = strlen(line);
+		if (len && line[len - 1] == '\r')
+			line[--len] = 0;
+		while (len && line[len - 1] == ' ' && (len < 2 || line[len - 2] != '\\'))
+			line[--len] = 0;
+		if (!len || line[0] == '#')
+			continue;
+		if (line[0] == '!') {
+			r.negate = 1;
+			line++;
+			len--;
+		} else if (line[0] == '\\' && (line[1] == '!' || line[1] == '#')) {
+			line++;
+			len--;
+		}
+		if (len && line[len - 1] == '/') {
+			r.dir_only = 1;
+			line[--len] = 0;
+		}
+		if (!len)
+			continue;
+		r.anchored = strchr(line, '/') != NULL;
+		if (line[0] == '/')
+			line++;
+		r.pat = line;
+		if (s->n == cap) {
+			struct ignore_rule *nr;
+			cap = cap ? cap * 2 : 16;
+			nr = realloc(s->rules, cap * sizeof(*nr));
+			if (!nr) {
+				ignore_free(s);
+				return NULL;
+			}
+			s->rules = nr;
+		}
+		s->rules[s->n++] = r;
+	}
+	if (!s->n) {
+		ignore_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Deepest .gitignore first, last rule first: the first hit decides. */
+static int ignored(const struct ignore_set *s, const char *rel,
+		   const char *name, int is_dir)
+{
+	for (; s; s = s->parent) {
+		size_t dl = strlen(s->rel);
+		const char *sub = rel + (dl ? dl + 1 : 0);
+		size_t i;
+
+		for (i = s->n; i-- > 0;) {
+			const struct ignore_rule *r = &s->rules[i];
+			int m;
+
+			if (r->dir_only && !is_dir)
+				continue;
+			m = r->anchored ? glob_match_path(r->pat, sub)
+					: glob_match(r->pat, name);
+			if (m > 0)
+				return !r->negate;
+		}
+	}
+	return 0;
+}
+
 struct walker {
 	struct wfs_ctx *c;
 	const struct walk_opts *o;
 	walk_fn fn;
 	void *arg;
 	const char *prefix; /* the cleaned root: "." and "/" are special */
+	struct ignore_set *ign; /* innermost .gitignore in effect */
 };
 
 /* Go's Join(root, rel) for a rel made of plain names. */
@@ -203,6 +334,7 @@ static char *join_rel(const char *rel, const char *name)
 static int walk_dir(struct walker *w, const char *path, const char *rel,
 		    int depth)
 {
+	struct ignore_set *outer = w->ign, *mine = NULL;
 	struct name_list l;
 	size_t i;
 	int rc = WALK_CONTINUE;
@@ -211,6 +343,8 @@ static int walk_dir(struct walker *w, const char *path, const char *rel,
 		return -1;
 	if (read_names(path, &l))
 		return WALK_CONTINUE; /* unreadable: skipped, as the reference */
+	if (w->o->gitignore && (mine = ignore_load(path, rel, outer)))
+		w->ign = mine;
 	for (i = 0; i < l.n && rc == WALK_CONTINUE; i++) {
 		const char *name = l.pool + l.ents[i].off;
 		struct walk_ent e;
@@ -230,6 +364,8 @@ static int walk_dir(struct walker *w, const char *path, const char *rel,
 		e.depth = depth + 1;
 		if (e.type == WALK_DIR && walk_skip_dir(w->o, name))
 			r = WALK_SKIP;
+		else if (w->ign && ignored(w->ign, crel, name, e.type == WALK_DIR))
+			r = WALK_SKIP;
 		else
 			r = w->fn(w->arg, &e);
 		if (r == WALK_STOP || r < 0)
@@ -240,13 +376,15 @@ static int walk_dir(struct walker *w, const char *path, const char *rel,
 		free(crel);
 	}
 	names_free(&l);
+	w->ign = outer;
+	ignore_free(mine);
 	return rc;
 }
 
 int walk(struct wfs_ctx *c, const char *root, const struct walk_opts *o,
 	 walk_fn fn, void *arg)
 {
-	struct walker w = {c, o, fn, arg, NULL};
+	struct walker w = {c, o, fn, arg, NULL, NULL};
 	struct walk_ent e;
 	struct stat st;
 	int r;
