@@ -42,7 +42,7 @@ LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(OBJ)/%.o)
 
 CONFIG_GOALS := defconfig allnoconfig allyesconfig oldconfig menuconfig \
-		clean distclean help deps
+		clean distclean help deps demo
 ifeq ($(filter $(CONFIG_GOALS),$(MAKECMDGOALS)),)
 -include $(GEN)/applets.mk
 endif
@@ -52,13 +52,14 @@ APPLET_OBJS := $(APPLET_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/applets/main.o \
 BIN := $(B)/wickfs$(if $(ARCH),-$(ARCH))$(if $(filter 0,$(STATIC)),-dyn)
 
 .PHONY: all help deps defconfig allnoconfig allyesconfig oldconfig \
-	menuconfig test unit install bench clean distclean
+	menuconfig test demo install bench clean distclean
 
 all: $(BIN)
 
 help:
 	@echo "make [CC=.. STATIC=0 ARCH=aarch64]  build $(B)/wickfs"
 	@echo "make defconfig|allnoconfig|allyesconfig|oldconfig|menuconfig"
+	@echo "make demo       install deps, build, drive every applet and the daemon"
 	@echo "make test       install deps, build, run tests/run"
 	@echo "make install PREFIX=/usr/local DESTDIR="
 	@echo "make bench      benchmarks against peers (bench/)"
@@ -116,6 +117,9 @@ test:
 	$(Q)test -f .config || $(MAKE) --no-print-directory defconfig
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/run
+
+demo:
+	$(Q)sh scripts/demo.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
