@@ -6,7 +6,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"
 zdir="$build/zlib"
-pkgs="musl-tools kconfig-frontends-nox file"
+pkgs="musl-tools kconfig-frontends-nox file zlib1g-dev"
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 

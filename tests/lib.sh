@@ -1,0 +1,189 @@
+# tests/lib.sh - helpers for tests/t_*.sh (sourced; bash).
+#
+# Every check prints one line: "ok NAME" or "FAIL NAME: detail".
+# WICKFS is the binary under test; TEST_TMP a scratch directory (made here,
+# and removed at exit, when a script runs outside tests/run).
+#
+#   wf ARGS...                 run wickfs; sets RC, OUT (stdout, exact), ERR
+#   wf_in DATA ARGS...         the same with DATA (printf %s) on stdin
+#   wf_file FILE ARGS...       the same with FILE on stdin
+#   expect NAME RC LINE ARGS...      run; stdout must be exactly LINE + "\n"
+#   expect_in NAME DATA RC LINE ARGS...
+#   expect_error NAME NEEDLE ARGS... error envelope, exit 1, message
+#                              containing NEEDLE (a `[[ == ]]` pattern part)
+#   expect_error_in NAME DATA NEEDLE ARGS...
+#   check NAME EXPECTED ACTUAL       exact string comparison
+#   check_match NAME PATTERN ACTUAL  bash pattern match (`[[ == ]]`)
+#   check_true NAME DETAIL CMD...    CMD must succeed
+#   skip NAME REASON
+
+: "${WICKFS:?set WICKFS to the wickfs binary}"
+export LC_ALL=C
+umask 022
+if [ -z "${TEST_TMP:-}" ]; then
+	TEST_TMP=$(mktemp -d)
+	trap 'chmod -R u+rwx "$TEST_TMP" 2>/dev/null; rm -rf "$TEST_TMP"' EXIT
+fi
+TEST_TMP=$(cd "$TEST_TMP" && pwd -P)
+_wf_out=$TEST_TMP/.wf.out
+_wf_err=$TEST_TMP/.wf.err
+_wf_in=$TEST_TMP/.wf.in
+
+pass() { printf 'ok %s\n' "$1"; }
+fail() { printf 'FAIL %s: %s\n' "$1" "$2"; }
+skip() { printf 'ok %s # skipped: %s\n' "$1" "$2"; }
+
+# A value quoted for a message, on one line, cut at 400 characters.
+show() {
+	local s
+	s=$(printf '%q' "$1")
+	[ ${#s} -gt 400 ] && s="${s:0:400}...(${#1} chars)"
+	printf '%s' "$s"
+}
+
+check() {
+	if [ "$2" == "$3" ]; then
+		pass "$1"
+	else
+		fail "$1" "expected $(show "$2") got $(show "$3")"
+	fi
+}
+
+check_match() {
+	# shellcheck disable=SC2053
+	if [[ $3 == $2 ]]; then
+		pass "$1"
+	else
+		fail "$1" "expected to match $(show "$2"), got $(show "$3")"
+	fi
+}
+
+check_true() {
+	local name=$1 detail=$2
+	shift 2
+	if "$@"; then
+		pass "$name"
+	else
+		fail "$name" "$detail"
+	fi
+}
+
+# stdout with its trailing newlines kept: command substitution drops them.
+_wf_collect() {
+	OUT=$(cat "$_wf_out"; printf x)
+	OUT=${OUT%x}
+	ERR=$(cat "$_wf_err")
+}
+
+wf() {
+	"$WICKFS" "$@" </dev/null >"$_wf_out" 2>"$_wf_err"
+	RC=$?
+	_wf_collect
+}
+
+wf_file() {
+	local f=$1
+	shift
+	"$WICKFS" "$@" <"$f" >"$_wf_out" 2>"$_wf_err"
+	RC=$?
+	_wf_collect
+}
+
+wf_in() {
+	printf '%s' "$1" >"$_wf_in"
+	shift
+	wf_file "$_wf_in" "$@"
+}
+
+# Compare the last run with an expected exit status and stdout line.
+_expect_result() {
+	local name=$1 rc=$2 line=$3
+	if [ "$RC" == "$rc" ] && [ "$OUT" == "$line"$'\n' ]; then
+		pass "$name"
+		return 0
+	fi
+	local d=""
+	[ "$RC" == "$rc" ] || d="exit $RC (want $rc); "
+	[ "$OUT" == "$line"$'\n' ] &&
+		d="${d}stdout ok" ||
+		d="${d}stdout $(show "$OUT") want $(show "$line"$'\n')"
+	[ -n "$ERR" ] && d="$d; stderr $(show "$ERR")"
+	fail "$name" "$d"
+	return 1
+}
+
+expect() {
+	local name=$1 rc=$2 line=$3
+	shift 3
+	wf "$@"
+	_expect_result "$name" "$rc" "$line"
+}
+
+expect_in() {
+	local name=$1 data=$2 rc=$3 line=$4
+	shift 4
+	wf_in "$data" "$@"
+	_expect_result "$name" "$rc" "$line"
+}
+
+_expect_error_result() {
+	local name=$1 needle=$2 msg
+	if [ "$RC" != 1 ]; then
+		fail "$name" "exit $RC (want 1); stdout $(show "$OUT")"
+		return 1
+	fi
+	case $OUT in
+	'{"ok":false,"error":"'*'"}'$'\n') ;;
+	*)
+		fail "$name" "not one error envelope line: $(show "$OUT")"
+		return 1
+		;;
+	esac
+	case $OUT in *$'\n'*$'\n')
+		fail "$name" "more than one line: $(show "$OUT")"
+		return 1
+		;;
+	esac
+	msg=${OUT#'{"ok":false,"error":"'}
+	msg=${msg%$'"}\n'}
+	# shellcheck disable=SC2053
+	if [[ $msg == *$needle* ]]; then
+		pass "$name"
+		return 0
+	fi
+	fail "$name" "error $(show "$msg") does not contain $(show "$needle")"
+	return 1
+}
+
+expect_error() {
+	local name=$1 needle=$2
+	shift 2
+	wf "$@"
+	_expect_error_result "$name" "$needle"
+}
+
+expect_error_in() {
+	local name=$1 data=$2 needle=$3
+	shift 3
+	wf_in "$data" "$@"
+	_expect_error_result "$name" "$needle"
+}
+
+# The message of the last error envelope (JSON-escaped form).
+err_msg() {
+	local m=${OUT#'{"ok":false,"error":"'}
+	printf '%s' "${m%$'"}\n'}"
+}
+
+# Octal permission bits of a file.
+mode_of() { stat -c %a "$1"; }
+
+# A JSON string literal for a plain ASCII path (no quotes or backslashes).
+q() { printf '"%s"' "$1"; }
+
+# Run a command with a deadline; fails the check if it hangs.
+with_timeout() {
+	local secs=$1
+	shift
+	timeout -k 2 "$secs" "$@"
+}

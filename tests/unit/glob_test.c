@@ -1,0 +1,217 @@
+/* glob_test.c - glob_match (Go's filepath.Match) and glob_match_path */
+#include "glob.h"
+#include "unit.h"
+
+struct mcase {
+	const char *pat, *name;
+	int want; /* 1 match, 0 none, -1 bad pattern */
+};
+
+/* Go's filepath.Match on Unix: the results its documentation and test
+ * table give (ErrBadPattern is -1). */
+static const struct mcase match_cases[] = {
+	{"abc", "abc", 1},
+	{"*", "abc", 1},
+	{"*c", "abc", 1},
+	{"a*", "a", 1},
+	{"a*", "abc", 1},
+	{"a*", "ab/c", 0},
+	{"a*/b", "abc/b", 1},
+	{"a*/b", "a/c/b", 0},
+	{"a*b*c*d*e*/f", "axbxcxdxe/f", 1},
+	{"a*b*c*d*e*/f", "axbxcxdxexxx/f", 1},
+	{"a*b*c*d*e*/f", "axbxcxdxe/xxx/f", 0},
+	{"a*b*c*d*e*/f", "axbxcxdxexxx/fff", 0},
+	{"a*b?c*x", "abxbbxdbxebxczzx", 1},
+	{"a*b?c*x", "abxbbxdbxebxczzy", 0},
+	{"ab[c]", "abc", 1},
+	{"ab[b-d]", "abc", 1},
+	{"ab[e-g]", "abc", 0},
+	{"ab[^c]", "abc", 0},
+	{"ab[^b-d]", "abc", 0},
+	{"ab[^e-g]", "abc", 1},
+	{"a\\*b", "a*b", 1},
+	{"a\\*b", "ab", 0},
+	{"a?b", "a\xe2\x98\xba" "b", 1},
+	{"a[^a]b", "a\xe2\x98\xba" "b", 1},
+	{"a???b", "a\xe2\x98\xba" "b", 0},
+	{"a[^a][^a][^a]b", "a\xe2\x98\xba" "b", 0},
+	{"[a-\xce\xb6]*", "\xce\xb1", 1},
+	{"*[a-\xce\xb6]", "A", 0},
+	{"a?b", "a/b", 0},
+	{"a*b", "a/b", 0},
+	{"[\\]a]", "]", 1},
+	{"[\\-]", "-", 1},
+	{"[x\\-]", "x", 1},
+	{"[x\\-]", "-", 1},
+	{"[x\\-]", "z", 0},
+	{"[\\-x]", "x", 1},
+	{"[\\-x]", "-", 1},
+	{"[\\-x]", "a", 0},
+	{"[]a]", "]", -1},
+	{"[-]", "-", -1},
+	{"[x-]", "x", -1},
+	{"[x-]", "-", -1},
+	{"[x-]", "z", -1},
+	{"[-x]", "x", -1},
+	{"[-x]", "-", -1},
+	{"[-x]", "a", -1},
+	{"\\", "a", -1},
+	{"[a-b-c]", "a", -1},
+	{"[", "a", -1},
+	{"[^", "a", -1},
+	{"[^bc", "a", -1},
+	{"a[", "a", -1},
+	{"a[", "ab", -1},
+	{"a[", "x", -1},
+	{"a/b[", "x", -1},
+	{"*x", "xxx", 1},
+	/* more of the same rules */
+	{"", "", 1},
+	{"", "a", 0},
+	{"*", "", 1},
+	{"?", "", 0},
+	{"*.go", "main.go", 1},
+	{"*.go", ".go", 1},
+	{"*.go", "main.go.txt", 0},
+	{"*.py", "A.PY", 0},
+	{"*.PY", "a.py", 0},
+	{"?", "\xc3\xa9", 1},
+	{"??", "\xc3\xa9", 0},
+	{"\\?", "?", 1},
+	{"\\?", "a", 0},
+	{"\\[", "[", 1},
+	{"\\a", "a", 1},
+	{"[a-c]x", "bx", 1},
+	{"[a-c]x", "dx", 0},
+	{"[abc]", "", 0},
+	{"*a*a*a*a*a*a*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0},
+	{"*[", "abc", -1},
+	{"a*[", "abc", -1},
+	/* Go has no [!...] negation: '!' is an ordinary class member. */
+	{"[!a]", "!", 1},
+	{"[!a]", "a", 1},
+	{"[!a]", "b", 0},
+	/* no braces in filepath.Match */
+	{"{a,b}", "a", 0},
+	{"{a,b}", "{a,b}", 1},
+	/* * and ? never cross '/'; the name is matched whole */
+	{"*", "a/b", 0},
+	{"*/*", "a/b", 1},
+	{"a", "ab", 0},
+	{"ab", "a", 0},
+};
+
+/* Path patterns (our extension): ** as a whole component is zero or more
+ * directories; {a,b} alternation, nestable. */
+static const struct mcase path_cases[] = {
+	{"**/*.go", "a.go", 1},
+	{"**/*.go", "x/a.go", 1},
+	{"**/*.go", "x/y/z/a.go", 1},
+	{"**/*.go", "a.py", 0},
+	{"**/*.go", "x/a.go/b.py", 0},
+	{"src/**/test_*.py", "src/test_a.py", 1},
+	{"src/**/test_*.py", "src/a/test_b.py", 1},
+	{"src/**/test_*.py", "src/a/b/c/test_d.py", 1},
+	{"src/**/test_*.py", "lib/test_a.py", 0},
+	{"src/**/test_*.py", "src/a/xtest_b.py", 0},
+	{"src/**/test_*.py", "srcx/test_a.py", 0},
+	{"a/**/b", "a/b", 1},
+	{"a/**/b", "a/x/y/b", 1},
+	{"a/**/b", "a/xb", 0},
+	{"a/**/b", "a/x/b/c", 0},
+	{"**/b.go", "b.go", 1},
+	{"**/b.go", "ab.go", 0},
+	{"**/b.go", "x/ab.go", 0},
+	{"a/**", "a/b", 1},
+	{"a/**", "a/b/c", 1},
+	{"*/x.go", "a/x.go", 1},
+	{"*/x.go", "a/b/x.go", 0},
+	{"*/x.go", "x.go", 0},
+	{"a?b", "a/b", 0},
+	{"src/[ab].c", "src/a.c", 1},
+	{"src/[ab].c", "src/c.c", 0},
+	{"*.{c,h}", "a.c", 1},
+	{"*.{c,h}", "a.h", 1},
+	{"*.{c,h}", "a.o", 0},
+	{"*.{c,h}", "a.ch", 0},
+	{"{a,b}/x", "a/x", 1},
+	{"{a,b}/x", "b/x", 1},
+	{"{a,b}/x", "c/x", 0},
+	{"{a,{b,c}}.txt", "c.txt", 1},
+	{"{a,{b,c}}.txt", "d.txt", 0},
+	{"{,x}y", "y", 1},
+	{"{,x}y", "xy", 1},
+	{"**/*.{js,ts}", "web/app/main.ts", 1},
+	{"**/*.{js,ts}", "web/app/main.tsx", 0},
+	{"docs/*.md", "docs/a.md", 1},
+	{"docs/*.md", "docs/sub/a.md", 0},
+	{"\\{a\\}", "{a}", 1},
+	{"[", "a", -1},
+	{"**/[", "a", -1},
+	{"{a,b", "a", -1},
+};
+
+static void table(const char *what, const struct mcase *c, size_t n,
+		  int (*fn)(const char *, const char *))
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int got = fn(c[i].pat, c[i].name);
+		const char *name = unit_name("%s[%s,%s]", what,
+					     unit_show(c[i].pat, strlen(c[i].pat)),
+					     unit_show(c[i].name, strlen(c[i].name)));
+		if (got == c[i].want)
+			unit_ok(name);
+		else
+			unit_fail(name, "got %d want %d", got, c[i].want);
+	}
+}
+
+int main(void)
+{
+	table("glob.match", match_cases, sizeof(match_cases) / sizeof(match_cases[0]),
+	      glob_match);
+	table("glob.match_path", path_cases, sizeof(path_cases) / sizeof(path_cases[0]),
+	      glob_match_path);
+
+	/* Plain patterns give the same answer through glob_match_path when
+	 * the name has no '/'. */
+	{
+		size_t i;
+		int bad = 0;
+		for (i = 0; i < sizeof(match_cases) / sizeof(match_cases[0]); i++) {
+			const struct mcase *c = &match_cases[i];
+			if (strchr(c->name, '/') || strchr(c->pat, '/') || strchr(c->pat, '{'))
+				continue;
+			if (glob_match_path(c->pat, c->name) != c->want) {
+				unit_fail("glob.match_path.plain", "%s vs %s: got %d want %d",
+					  c->pat, c->name, glob_match_path(c->pat, c->name), c->want);
+				bad = 1;
+				break;
+			}
+		}
+		if (!bad)
+			unit_ok("glob.match_path.plain");
+	}
+
+	unit_check_int("glob.is_path[*.go]", 0, glob_is_path_pattern("*.go") != 0);
+	unit_check_int("glob.is_path[[a-z]?.c]", 0, glob_is_path_pattern("[a-z]?.c") != 0);
+	unit_check_int("glob.is_path[a/b]", 1, glob_is_path_pattern("a/*.go") != 0);
+	unit_check_int("glob.is_path[**]", 1, glob_is_path_pattern("**/*.go") != 0);
+	unit_check_int("glob.is_path[{a,b}]", 1, glob_is_path_pattern("*.{c,h}") != 0);
+
+	/* Long names and patterns do not crash or take long. */
+	{
+		char name[5001], pat[2002];
+		memset(name, 'a', 5000);
+		name[5000] = 0;
+		memset(pat, '*', 2001);
+		pat[2001] = 0;
+		pat[2000] = 'b';
+		unit_check_int("glob.match.long_stars", 0, glob_match(pat, name));
+		unit_check_int("glob.match.long_name", 1, glob_match("a*a", name));
+	}
+	return unit_done();
+}
