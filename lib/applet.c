@@ -61,6 +61,7 @@ static int spec_find(const char *spec, const char *name, size_t n,
 	return -1;
 }
 
+/* Record an option; -1 after an error reply. */
 static int set_value(struct req *r, const struct optdef *d, const char *name,
 		     const char *val)
 {
@@ -74,20 +75,31 @@ static int set_value(struct req *r, const struct optdef *d, const char *name,
 	if (d->type == '#') {
 		errno = 0;
 		o->num = strtoll(val, &end, 10);
-		if (errno || end == val || *end)
-			return reply_error(r, "%s: option %s needs an integer, got \"%s\"",
-					   r->applet->name, name, val);
+		if (errno || end == val || *end) {
+			reply_error(r, "%s: option %s needs an integer, got \"%s\"",
+				    r->applet->name, name, val);
+			return -1;
+		}
 	}
 	if (d->type == '*') {
 		const char **l = arena_alloc(r->arena, (size_t)(o->nlist + 1) * sizeof(*l));
-		if (!l)
-			return reply_error(r, "%s: out of memory", r->applet->name);
+		if (!l) {
+			reply_error(r, "%s: out of memory", r->applet->name);
+			return -1;
+		}
 		if (o->nlist)
 			memcpy(l, o->list, (size_t)o->nlist * sizeof(*l));
 		l[o->nlist++] = val;
 		o->list = l;
 	}
 	return 0;
+}
+
+static int missing_or_extra(struct req *r, const char *arg, const char *what)
+{
+	reply_error(r, "%s: option %s %s; see wickfs %s --help", r->applet->name,
+		    arg, what, r->applet->name);
+	return -1;
 }
 
 /* Returns 1 when arg was consumed as an option (and *used additional
@@ -108,17 +120,14 @@ static int parse_one(struct req *r, char *arg, char *next, int *used)
 		n = eq ? (size_t)(eq - name) : strlen(name);
 		if (n < 2 || spec_find(spec, name, n, &d))
 			return 0;
-		if (!d.type) {
-			if (eq)
-				return reply_error(r, "%s: option --%.*s takes no value",
-						   r->applet->name, (int)n, name) ? -1 : -1;
+		if (!d.type && eq)
+			return missing_or_extra(r, arg, "takes no value");
+		if (!d.type)
 			return set_value(r, &d, arg, NULL) ? -1 : 1;
-		}
 		if (eq)
 			return set_value(r, &d, arg, eq + 1) ? -1 : 1;
 		if (!next)
-			return reply_error(r, "%s: option --%s needs a value",
-					   r->applet->name, name) ? -1 : -1;
+			return missing_or_extra(r, arg, "needs a value");
 		*used = 1;
 		return set_value(r, &d, arg, next) ? -1 : 1;
 	}
@@ -129,8 +138,7 @@ static int parse_one(struct req *r, char *arg, char *next, int *used)
 		if (arg[2])
 			return set_value(r, &d, arg, arg + 2) ? -1 : 1;
 		if (!next)
-			return reply_error(r, "%s: option %s needs a value",
-					   r->applet->name, arg) ? -1 : -1;
+			return missing_or_extra(r, arg, "needs a value");
 		*used = 1;
 		return set_value(r, &d, arg, next) ? -1 : 1;
 	}
@@ -332,9 +340,13 @@ long long wfs_now_ms(void)
 
 int wfs_expired(struct wfs_ctx *c)
 {
-	if (c->cancel && *c->cancel)
-		return wfs_fail(c, "operation cancelled") ? 1 : 1;
-	if (c->deadline_ms && wfs_now_ms() >= c->deadline_ms)
-		return wfs_fail(c, "operation timed out") ? 1 : 1;
+	if (c->cancel && *c->cancel) {
+		wfs_fail(c, "operation cancelled");
+		return 1;
+	}
+	if (c->deadline_ms && wfs_now_ms() >= c->deadline_ms) {
+		wfs_fail(c, "operation timed out");
+		return 1;
+	}
 	return 0;
 }
