@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# ls: PROTOCOL.md section 2, row ls.
+. "$(dirname "$0")/lib.sh"
+
+d=$TEST_TMP/ls
+mkdir -p "$d/sub" "$d/empty"
+printf abc >"$d/B"
+: >"$d/a"
+printf 12345 >"$d/_x"
+printf z >"$d/$(printf '\xc3\xa9')"
+printf hidden >"$d/.h"
+ln -s sub "$d/lnk"
+ln -s a "$d/lf"
+mkfifo "$d/p"
+printf 'x' >"$d/sub/inner"
+sub_size=$(stat -c %s "$d/sub")
+empty_size=$(stat -c %s "$d/empty")
+
+# Byte order of names; type dir/symlink (even to a dir)/file (a FIFO is
+# "file"); size from lstat (a symlink's size is its target's length).
+want='{"ok":true,"data":[{"name":".h","type":"file","size":6},{"name":"B","type":"file","size":3},{"name":"_x","type":"file","size":5},{"name":"a","type":"file","size":0},{"name":"empty","type":"dir","size":'$empty_size'},{"name":"lf","type":"symlink","size":1},{"name":"lnk","type":"symlink","size":3},{"name":"p","type":"file","size":0},{"name":"sub","type":"dir","size":'$sub_size'},{"name":"é","type":"file","size":1}]}'
+expect ls.listing 0 "$want" ls "$d"
+expect ls.trailing_slash 0 "$want" ls "$d/"
+expect ls.dotted_path 0 "$want" ls "$d/./sub/.."
+(cd "$d" && expect ls.default_dot 0 "$want" ls)
+(cd "$d" && expect ls.empty_arg_is_dot 0 "$want" ls "")
+(cd "$d" && expect ls.relative 0 '{"ok":true,"data":[{"name":"inner","type":"file","size":1}]}' ls sub)
+expect ls.through_symlink_to_dir 0 '{"ok":true,"data":[{"name":"inner","type":"file","size":1}]}' ls "$d/lnk"
+expect ls.empty_dir 0 '{"ok":true,"data":[]}' ls "$d/empty"
+wf ls /
+check ls.root_probe.exit 0 "$RC"
+check_match ls.root_probe.ok '{"ok":true,"data":[{"name":*' "$OUT"
+
+expect_error ls.nonexistent "$d/nope: no such file or directory" ls "$d/nope"
+expect_error ls.not_a_directory "$d/a" ls "$d/a"
+ln -s nowhere "$TEST_TMP/dangle"
+expect_error ls.dangling_link "$TEST_TMP/dangle" ls "$TEST_TMP/dangle"
+
+# Names are JSON-escaped; invalid UTF-8 becomes U+FFFD.
+w=$TEST_TMP/names
+mkdir -p "$w"
+: >"$w/$(printf 'q"b\\s\nn\tt')"
+: >"$w/$(printf 'x\xffy')"
+expect ls.escaped_names 0 '{"ok":true,"data":[{"name":"q\"b\\s\nn\tt","type":"file","size":0},{"name":"x\ufffdy","type":"file","size":0}]}' ls "$w"
+
+# Many entries: all listed, in order.
+m=$TEST_TMP/many
+mkdir -p "$m"
+want='{"ok":true,"data":['
+for i in $(seq 1500 -1 1); do
+	: >"$m/f$(printf %04d "$i")"
+done
+for i in $(seq 1 1500); do
+	[ "$i" -gt 1 ] && want+=','
+	want+='{"name":"f'$(printf %04d "$i")'","type":"file","size":0}'
+done
+want+=']}'
+expect ls.many_entries 0 "$want" ls "$m"
