@@ -30,6 +30,9 @@ struct exec_proc {
 	int exited, status;
 	int timed_out;
 	int cancelled;            /* killed by exec_kill */
+	/* Called before one of fd[] is closed (e.g. to leave an epoll set). */
+	void (*before_close)(struct exec_proc *p, int i);
+	void *owner;
 };
 
 /* Start the command: in its own process group, sh -c unless it is a plain

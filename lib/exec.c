@@ -51,6 +51,15 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+static void proc_close(struct exec_proc *p, int i)
+{
+	if (p->fd[i] < 0)
+		return;
+	if (p->before_close)
+		p->before_close(p, i);
+	close_fd(&p->fd[i]);
+}
+
 /* The child's stdin: /dev/null (or an empty pipe where there is none), or
  * the bytes in a memfd, which the child reads at its own pace. */
 static int open_stdin(const char *in, size_t len)
@@ -301,7 +310,7 @@ static void check_exit(struct exec_proc *p)
 		return;
 	p->exited = 1;
 	p->status = si.si_code == CLD_EXITED ? si.si_status : -1;
-	close_fd(&p->fd[EXEC_PID]);
+	proc_close(p, EXEC_PID);
 }
 
 static void read_stream(struct exec_proc *p, int i)
@@ -326,7 +335,7 @@ static void read_stream(struct exec_proc *p, int i)
 		if (n < 0 && errno == EAGAIN)
 			return;
 		if (n <= 0) {
-			close_fd(&p->fd[i]);
+			proc_close(p, i);
 			return;
 		}
 		if (dst == scratch)
@@ -388,8 +397,8 @@ long long exec_tick(struct exec_proc *p, long long now)
 	}
 	/* Grandchildren in other groups may hold the pipes: stop waiting. */
 	if (p->abandon_ms && now >= p->abandon_ms) {
-		close_fd(&p->fd[EXEC_OUT]);
-		close_fd(&p->fd[EXEC_ERR]);
+		proc_close(p, EXEC_OUT);
+		proc_close(p, EXEC_ERR);
 	}
 	if (exec_done(p))
 		return 0;
@@ -417,7 +426,7 @@ void exec_finish(struct exec_proc *p, struct wfs_exec_result *res)
 	memset(res, 0, sizeof(*res));
 	reap(p);
 	for (i = 0; i < EXEC_NFDS; i++)
-		close_fd(&p->fd[i]);
+		proc_close(p, i);
 	res->out = p->out[0];
 	res->err = p->out[1];
 	buf_init(&p->out[0]);
@@ -436,7 +445,7 @@ void exec_abort(struct exec_proc *p)
 		signal_group(p, SIGKILL);
 	reap(p);
 	for (i = 0; i < EXEC_NFDS; i++)
-		close_fd(&p->fd[i]);
+		proc_close(p, i);
 	buf_free(&p->out[0]);
 	buf_free(&p->out[1]);
 }

@@ -1,0 +1,86 @@
+/* daemon.c - serve applets and commands over NDJSON
+ *
+ * APPLET(daemon, "listen: socket: token: max-line# max-output# workers# max-conns# max-procs# v|verbose", 0, 0, APPLET_CLI_ONLY)
+ *
+ * config APPLET_DAEMON
+ *	bool "daemon: the wick-daemon NDJSON server"
+ *	default y
+ *	help
+ *	  usage: wickfs daemon [--listen HOST:PORT|off] [--socket PATH|off] [--token T] [-v]
+ *
+ *	  The wick-daemon (also run as wick-daemon or wickdaemon): one
+ *	  request per line, {"id","cmd","workdir","stdin","timeout"} answered
+ *	  {"id","stdout","stderr","exit_code","error"}, or {"id","op","args",
+ *	  "stdin"} answered {"id","ok","data"|"error"}. A cmd that is a plain
+ *	  `wickfs APPLET 'arg'...` runs in process; anything else with sh -c,
+ *	  each command in its own process group. Logs to stderr.
+ *
+ *	  --listen HOST:PORT  TCP address (DAEMON_LISTEN, default 0.0.0.0:9090)
+ *	  --socket PATH       Unix socket, mode 0600 (DAEMON_SOCKET, default
+ *	                      /tmp/wick-daemon.sock); "off" disables either
+ *	  --token T           require "token":T in every request (DAEMON_TOKEN)
+ *	  --max-line BYTES    longest request line (DAEMON_MAX_LINE, 10 MiB)
+ *	  --max-output BYTES  kept per stream of a command (DAEMON_MAX_OUTPUT,
+ *	                      10 MiB); the rest is discarded and flagged
+ *	  --workers N         threads for in-process applets (default 4)
+ *	  --max-conns N       open connections (default 10000)
+ *	  --max-procs N       commands running at once, more wait (default 1024)
+ *	  -v, --verbose       log every connection and request
+ *
+ *	  SIGTERM or SIGINT: stop accepting, kill running commands' process
+ *	  groups, answer what is in flight, remove the socket, exit 0.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "applet.h"
+#include "daemon.h"
+
+/* Flag, else environment, else default; "off" or "none" disables. */
+static const char *addr_opt(struct req *r, const char *opt, const char *env,
+			    const char *dflt)
+{
+	const char *v = opt_str(r, opt);
+
+	if (!v) {
+		v = getenv(env);
+		if (!v || !*v)
+			v = dflt;
+	}
+	if (!*v || !strcmp(v, "off") || !strcmp(v, "none"))
+		return NULL;
+	return v;
+}
+
+static long long num_opt(struct req *r, const char *opt, const char *env,
+			 long long dflt)
+{
+	const char *e = getenv(env);
+	long long v = e && *e ? strtoll(e, NULL, 10) : dflt;
+
+	v = opt_num(r, opt, v);
+	return v > 0 ? v : dflt;
+}
+
+int daemon_main(struct req *r)
+{
+	struct daemon_opts o;
+	const char *tok = opt_str(r, "token");
+
+	memset(&o, 0, sizeof(o));
+	o.listen = addr_opt(r, "listen", "DAEMON_LISTEN", DAEMON_DEFAULT_LISTEN);
+	o.socket = addr_opt(r, "socket", "DAEMON_SOCKET", DAEMON_DEFAULT_SOCKET);
+	if (!tok)
+		tok = getenv("DAEMON_TOKEN");
+	o.token = tok && *tok ? tok : NULL;
+	o.max_line = (size_t)num_opt(r, "max-line", "DAEMON_MAX_LINE",
+				     DAEMON_DEFAULT_MAX_LINE);
+	o.max_output = (size_t)num_opt(r, "max-output", "DAEMON_MAX_OUTPUT",
+				       10 << 20);
+	o.workers = (int)num_opt(r, "workers", "DAEMON_WORKERS", 4);
+	o.max_conns = (int)num_opt(r, "max-conns", "DAEMON_MAX_CONNS", 10000);
+	o.max_procs = (int)num_opt(r, "max-procs", "DAEMON_MAX_PROCS", 1024);
+	o.verbose = opt_has(r, "verbose");
+	if (o.workers > 256)
+		o.workers = 256;
+	return daemon_run(&o);
+}

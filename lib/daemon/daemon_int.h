@@ -1,0 +1,112 @@
+/* daemon_int.h - what the daemon's parts share: loop, request, pool */
+#ifndef WFS_DAEMON_INT_H
+#define WFS_DAEMON_INT_H
+
+#include <pthread.h>
+#include <sys/types.h>
+#include "applet.h"
+#include "daemon.h"
+#include "exec.h"
+
+struct daemon;
+struct conn;
+
+/* Every descriptor in the epoll set points at one of these. */
+enum watch_kind { W_LISTEN, W_CONN, W_PROC, W_WAKE, W_SIGNAL };
+struct watch {
+	enum watch_kind kind;
+	int index;      /* W_PROC: EXEC_PID, EXEC_OUT or EXEC_ERR */
+	void *ptr;      /* struct conn, struct job, ... */
+};
+
+/* How a request is answered. */
+enum job_mode {
+	JOB_DONE,        /* the response is already rendered */
+	JOB_APPLET,      /* in-process applet on a worker thread */
+	JOB_SHELL,       /* spawned command: the reference behaviour */
+	JOB_EXEC_APPLET, /* `wickfs exec CMD`: spawned CMD, exec's envelope */
+};
+
+struct job {
+	struct daemon *d;
+	struct conn *conn;
+	struct job *next, *prev;  /* queue links */
+	struct arena arena;
+	enum job_mode mode;
+	int native;               /* {"op"} form: answer {"id","ok",...} */
+	const char *id;
+	size_t id_len;
+	long long timeout_s, deadline_ms;
+	long long started_ms;
+
+	/* applet */
+	const struct applet *applet;
+	int argc;
+	char **argv;
+	const char *workdir;      /* NULL: the daemon's own cwd */
+	const char *in;
+	size_t in_len;
+
+	/* command */
+	struct wfs_exec_opts exec;
+	struct exec_proc proc;
+	struct watch w[EXEC_NFDS];
+	int running, cancelled;
+	int refused;              /* bad or missing token */
+
+	struct buf resp;          /* the response line, '\n' included */
+};
+
+/* request.c */
+/* Parse one line into a job: JOB_DONE with a response (errors), or a job
+ * to run. Returns NULL only when out of memory. */
+struct job *request_parse(struct daemon *d, const char *line, size_t len);
+void job_free(struct job *j);
+/* Render the response of a finished command (JOB_SHELL, JOB_EXEC_APPLET). */
+void request_command_done(struct job *j, struct wfs_exec_result *res,
+			  const char *spawn_error);
+/* Run an applet job (worker thread). */
+void request_run_applet(struct job *j, int cwd_fd, int private_cwd);
+void resp_legacy(struct job *j, const char *out, size_t out_len,
+		 const char *err, size_t err_len, int code, const char *error);
+
+/* pool.c */
+struct pool;
+struct pool *pool_start(int nthreads, int wake_fd, int cwd_fd);
+/* 1 when every worker has its own working directory (unshare CLONE_FS). */
+int pool_private_cwd(const struct pool *p);
+void pool_submit(struct pool *p, struct job *j);
+/* Take the finished jobs (a list linked by next). */
+struct job *pool_take_done(struct pool *p);
+void pool_stop(struct pool *p);
+
+struct listener {
+	int fd;
+	int is_unix;
+	struct watch w;
+};
+
+struct daemon {
+	const struct daemon_opts *o;
+	volatile int stopping;    /* also the cancel flag of applets */
+	int private_cwd;          /* workers can chdir per request */
+	int ep, wake_fd, sig_fd, cwd_fd;
+	struct watch wake_w, sig_w;
+	struct listener lis[2];
+	int nlis;
+	char *sock_path;          /* our socket, unlinked at exit */
+	ino_t sock_ino;
+	struct pool *pool;
+	struct conn *conns;
+	int nconns;
+	struct job *running;      /* commands in flight (prev/next) */
+	struct job *wait_head, *wait_tail; /* over max_procs, not started */
+	int nrunning, inflight;
+	long long next_timer;     /* earliest command timer; 0: none */
+	long long accept_resume;  /* accepting paused (EMFILE) until */
+	long long stop_deadline;
+	struct conn *dead_conns;  /* freed after the current event batch */
+	struct job *dead_jobs;
+};
+
+#endif
