@@ -35,8 +35,11 @@ skip() { printf 'ok %s # skipped: %s\n' "$1" "$2"; }
 
 # A value quoted for a message, on one line, cut at 400 characters.
 show() {
-	local s
-	s=$(printf '%q' "$1")
+	local s=$1
+	case $s in
+	*[$'\x01'-$'\x1f']* | *$'\x7f'* | *\'*) s=$(printf '%q' "$1") ;;
+	*) s="'$s'" ;;
+	esac
 	[ ${#s} -gt 400 ] && s="${s:0:400}...(${#1} chars)"
 	printf '%s' "$s"
 }
