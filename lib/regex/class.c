@@ -1,0 +1,156 @@
+/* class.c - sets of code points as sorted ranges, with case folding */
+#include <stdlib.h>
+#include <string.h>
+#include "re_int.h"
+
+#define MAXRUNE 0x10ffffu
+
+void cls_add(struct rclass *c, uint32_t lo, uint32_t hi)
+{
+	uint32_t(*r)[2];
+	int cap;
+
+	if (c->oom)
+		return;
+	if (c->n == c->cap) {
+		cap = c->cap ? c->cap * 2 : 8;
+		r = realloc(c->r, (size_t)cap * sizeof(*r));
+		if (!r) {
+			c->oom = 1;
+			return;
+		}
+		c->r = r;
+		c->cap = cap;
+	}
+	c->r[c->n][0] = lo;
+	c->r[c->n][1] = hi;
+	c->n++;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+void cls_norm(struct rclass *c)
+{
+	int i, k = 0;
+
+	if (c->n < 2)
+		return;
+	qsort(c->r, (size_t)c->n, sizeof(*c->r), cmp_range);
+	for (i = 1; i < c->n; i++) {
+		if (c->r[i][0] <= c->r[k][1] + 1) {
+			if (c->r[i][1] > c->r[k][1])
+				c->r[k][1] = c->r[i][1];
+		} else {
+			k++;
+			c->r[k][0] = c->r[i][0];
+			c->r[k][1] = c->r[i][1];
+		}
+	}
+	c->n = k + 1;
+}
+
+void cls_negate(struct rclass *c)
+{
+	struct rclass t = { 0 };
+	uint32_t next = 0;
+	int i;
+
+	cls_norm(c);
+	for (i = 0; i < c->n; i++) {
+		if (c->r[i][0] > next)
+			cls_add(&t, next, c->r[i][0] - 1);
+		next = c->r[i][1] + 1;
+	}
+	if (next <= MAXRUNE)
+		cls_add(&t, next, MAXRUNE);
+	t.oom |= c->oom;
+	cls_free(c);
+	*c = t;
+}
+
+void cls_free(struct rclass *c)
+{
+	free(c->r);
+	memset(c, 0, sizeof(*c));
+}
+
+int cls_has(const struct rclass *c, uint32_t cp)
+{
+	int lo = 0, hi = c->n, m;
+
+	while (lo < hi) {
+		m = (lo + hi) / 2;
+		if (cp < c->r[m][0])
+			hi = m;
+		else if (cp > c->r[m][1])
+			lo = m + 1;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+/* The next member of c's simple case folding orbit (c itself if none). */
+uint32_t re_foldnext(uint32_t c)
+{
+	int i;
+
+	for (i = 0; i < re_nfold; i++) {
+		const struct re_foldrange *f = &re_foldtab[i];
+
+		if (c >= f->lo && c <= f->hi && (c - f->lo) % f->stride == 0)
+			return (uint32_t)((int32_t)c + f->delta);
+	}
+	return c;
+}
+
+/* Add the image of c's ranges under one step of the fold map to out. */
+static void fold_step(const struct rclass *c, struct rclass *out)
+{
+	int i, k;
+	uint32_t lo, hi, x;
+
+	for (i = 0; i < c->n; i++) {
+		for (k = 0; k < re_nfold; k++) {
+			const struct re_foldrange *f = &re_foldtab[k];
+
+			lo = c->r[i][0] > f->lo ? c->r[i][0] : f->lo;
+			hi = c->r[i][1] < f->hi ? c->r[i][1] : f->hi;
+			if (lo > hi)
+				continue;
+			if (f->stride == 1) {
+				cls_add(out, lo + (uint32_t)f->delta,
+					hi + (uint32_t)f->delta);
+				continue;
+			}
+			x = lo + (f->stride - (lo - f->lo) % f->stride) %
+					 f->stride;
+			for (; x <= hi; x += f->stride)
+				cls_add(out, x + (uint32_t)f->delta,
+					x + (uint32_t)f->delta);
+		}
+	}
+}
+
+/* Close c under simple case folding: orbits have at most 4 members. */
+void cls_fold(struct rclass *c)
+{
+	struct rclass add = { 0 };
+	int round, i;
+
+	cls_norm(c);
+	for (round = 0; round < 3; round++) {
+		add.n = 0;
+		fold_step(c, &add);
+		for (i = 0; i < add.n; i++)
+			cls_add(c, add.r[i][0], add.r[i][1]);
+		c->oom |= add.oom;
+		cls_norm(c);
+	}
+	cls_free(&add);
+}

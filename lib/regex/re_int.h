@@ -1,0 +1,195 @@
+/* re_int.h - internals shared by the regex engine's files */
+#ifndef WFS_RE_INT_H
+#define WFS_RE_INT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "regex.h"
+
+#define RE_MAXREP 1000     /* largest {n,m} count, as RE2 */
+#define RE_MAXDEPTH 1000   /* nesting of groups */
+#define RE_MAXPROG 200000  /* instructions + switch edges */
+#define RE_DFAMEM (2u << 20) /* lazy DFA cache budget */
+
+/* ---- Unicode tables (unitab.c, generated) ---- */
+struct re_unitab {
+	const char *name;
+	const uint32_t (*r)[2];
+	int n;
+};
+struct re_foldrange {
+	uint32_t lo, hi, stride;
+	int32_t delta;
+};
+extern const struct re_unitab re_unitabs[];
+extern const struct re_foldrange re_foldtab[];
+extern const int re_nfold;
+
+/* ---- code point sets ---- */
+struct rclass {
+	uint32_t (*r)[2];
+	int n, cap;
+	int oom;
+};
+void cls_add(struct rclass *c, uint32_t lo, uint32_t hi);
+void cls_norm(struct rclass *c);
+void cls_negate(struct rclass *c);
+void cls_fold(struct rclass *c);
+void cls_free(struct rclass *c);
+int cls_has(const struct rclass *c, uint32_t cp);
+uint32_t re_foldnext(uint32_t c);
+
+/* ---- AST ---- */
+enum { N_EMPTY, N_LIT, N_CLASS, N_CAT, N_ALT, N_REP, N_GROUP, N_ASSERT };
+
+/* empty-width assertions, one bit each */
+enum {
+	A_BOL = 1,     /* at text start or after '\n' */
+	A_EOL = 2,     /* at text end or before '\n' */
+	A_BOT = 4,     /* at text start */
+	A_EOT = 8,     /* at text end */
+	A_WORDB = 16,  /* \b, ASCII word characters */
+	A_NWORDB = 32, /* \B */
+	A_NOTCONT = 64 /* next byte is not a UTF-8 continuation byte */
+};
+
+struct node {
+	int type;
+	struct node *kid, *next; /* first child, next sibling */
+	struct node *allnext;    /* every node, for freeing */
+	int32_t rune;            /* N_LIT: code point, or a byte if raw */
+	uint8_t fold, raw;       /* N_LIT: case-insensitive; rune is a byte */
+	uint8_t greedy;          /* N_REP */
+	int min, max;            /* N_REP: max -1 for unbounded */
+	unsigned akind;          /* N_ASSERT */
+	struct rclass cls;       /* N_CLASS */
+};
+
+struct ast {
+	struct node *root, *all;
+	int ncap;
+};
+int re_parse(const char *pat, size_t len, unsigned flags, struct ast *a,
+	     char *err, size_t errlen);
+void re_ast_free(struct ast *a);
+void re_errf(char *err, size_t errlen, const char *pat, size_t len,
+	     size_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* ---- program ---- */
+enum { OP_FAIL, OP_MATCH, OP_BYTE, OP_SPLIT, OP_JMP, OP_ASSERT };
+
+struct inst {
+	uint8_t op;
+	uint8_t arg; /* OP_ASSERT: the A_* bit */
+	uint32_t x;  /* BYTE: first edge; SPLIT/JMP/ASSERT: next (preferred) */
+	uint32_t y;  /* BYTE: edge count; SPLIT: the other branch */
+};
+struct edge {
+	uint8_t lo, hi;
+	uint32_t next;
+};
+
+struct prog {
+	struct inst *inst;
+	struct edge *edge;
+	uint32_t ninst, nedge, start;
+	unsigned asserts; /* A_* bits used */
+	uint8_t bclass[256]; /* byte -> equivalence class for the DFA */
+	int nbclass;
+	int anchored;       /* every match starts at text start (\A, ^) */
+};
+int re_compile_prog(const struct ast *a, struct prog *p);
+void re_prog_free(struct prog *p);
+int re_prog_copy(struct prog *dst, const struct prog *src);
+
+static inline int re_isword(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* context flags (A_*) that hold at pos in s[0..n) */
+static inline unsigned re_ctx(const unsigned char *s, size_t n, size_t pos)
+{
+	int prev = pos > 0 ? s[pos - 1] : -1, next = pos < n ? s[pos] : -1;
+	unsigned f = 0;
+
+	if (pos == 0)
+		f |= A_BOT | A_BOL;
+	else if (prev == '\n')
+		f |= A_BOL;
+	if (pos == n)
+		f |= A_EOT | A_EOL;
+	else if (next == '\n')
+		f |= A_EOL;
+	if (re_isword(prev) != re_isword(next))
+		f |= A_WORDB;
+	else
+		f |= A_NWORDB;
+	if (next < 0 || (next & 0xc0) != 0x80)
+		f |= A_NOTCONT;
+	return f;
+}
+
+/* pos is inside a UTF-8 sequence begun before it: no match starts there
+ * (Go steps over whole characters). Only bytes in s are consulted. */
+static inline int re_midchar(const unsigned char *s, size_t n, size_t pos)
+{
+	size_t k;
+	int b;
+
+	if (pos >= n || (s[pos] & 0xc0) != 0x80)
+		return 0;
+	for (k = 1; k <= 3 && k <= pos; k++) {
+		b = s[pos - k];
+		if ((b & 0xc0) == 0x80)
+			continue;
+		return b >= 0xc2 && b <= 0xf4 &&
+		       k < (size_t)(b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2);
+	}
+	return 0;
+}
+
+static inline uint32_t re_edge_next(const struct prog *p,
+				    const struct inst *in, int c)
+{
+	const struct edge *e = p->edge + in->x;
+	uint32_t k, lo = 0, hi = in->y;
+
+	if (hi <= 4) {
+		for (k = 0; k < hi; k++)
+			if (c >= e[k].lo && c <= e[k].hi)
+				return e[k].next;
+		return UINT32_MAX;
+	}
+	while (lo < hi) {
+		k = (lo + hi) / 2;
+		if (c < e[k].lo)
+			hi = k;
+		else if (c > e[k].hi)
+			lo = k + 1;
+		else
+			return e[k].next;
+	}
+	return UINT32_MAX;
+}
+
+/* ---- Pike VM ---- */
+struct pike;
+struct pike *pike_new(const struct prog *p);
+void pike_free(struct pike *vm);
+/* 1 match (*ms,*me), 0 none, -1 out of memory */
+int pike_search(struct pike *vm, const struct prog *p, const unsigned char *s,
+		size_t n, size_t from, size_t *ms, size_t *me);
+
+/* ---- lazy DFA ---- */
+struct dfa;
+struct dfa *dfa_new(const struct prog *p);
+void dfa_free(struct dfa *d);
+/* Earliest match end in s[from..end) with s[0..n) as context: 1 and *me,
+ * 0 none, -1 gave up (cache thrashing): use the Pike VM. */
+int dfa_search(struct dfa *d, const struct prog *p, const unsigned char *s,
+	       size_t n, size_t from, size_t end, size_t *me);
+
+#endif

@@ -1,0 +1,104 @@
+/* regex.c - the public API: compile, clone, search */
+#include <stdlib.h>
+#include <string.h>
+#include "re_int.h"
+
+struct re {
+	unsigned flags;
+	int ncap;
+	struct prog prog;
+	struct pike *pike; /* caches, built on first use */
+	char err[128];
+};
+
+struct re *re_compile(const char *pat, size_t len, unsigned flags, char *err,
+		      size_t errlen)
+{
+	struct ast a;
+	struct re *re;
+	int r;
+
+	if (err && errlen)
+		err[0] = 0;
+	if (re_parse(pat, len, flags, &a, err, errlen))
+		return NULL;
+	re = calloc(1, sizeof(*re));
+	if (!re) {
+		re_ast_free(&a);
+		re_errf(err, errlen, pat, len, 0, "out of memory");
+		return NULL;
+	}
+	re->flags = flags;
+	re->ncap = a.ncap;
+	r = re_compile_prog(&a, &re->prog);
+	re_ast_free(&a);
+	if (r) {
+		re_errf(err, errlen, pat, len, 0, r == -2 ? "out of memory" :
+			"pattern too large (more than %d instructions after "
+			"expanding repeats and classes)", RE_MAXPROG);
+		free(re);
+		return NULL;
+	}
+	return re;
+}
+
+struct re *re_clone(const struct re *src)
+{
+	struct re *re = calloc(1, sizeof(*re));
+
+	if (!re)
+		return NULL;
+	re->flags = src->flags;
+	re->ncap = src->ncap;
+	if (re_prog_copy(&re->prog, &src->prog)) {
+		free(re);
+		return NULL;
+	}
+	return re;
+}
+
+void re_free(struct re *re)
+{
+	if (!re)
+		return;
+	pike_free(re->pike);
+	re_prog_free(&re->prog);
+	free(re);
+}
+
+const char *re_error(const struct re *re)
+{
+	return re->err;
+}
+
+int re_ngroups(const struct re *re)
+{
+	return re->ncap;
+}
+
+static int run_pike(struct re *re, const unsigned char *s, size_t n,
+		    size_t from, size_t *ms, size_t *me)
+{
+	if (!re->pike) {
+		re->pike = pike_new(&re->prog);
+		if (!re->pike) {
+			strcpy(re->err, "regex: out of memory");
+			return -1;
+		}
+	}
+	return pike_search(re->pike, &re->prog, s, n, from, ms, me);
+}
+
+int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
+	      size_t *me)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t dummy;
+
+	re->err[0] = 0;
+	if (from > n)
+		return 0;
+	if (!ms)
+		ms = &dummy;
+	return run_pike(re, u, n, from, ms, me);
+}
