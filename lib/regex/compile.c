@@ -545,8 +545,12 @@ static void byte_classes(struct prog *p)
 		mark(b, 'a', 'z');
 		mark(b, '_', '_');
 	}
-	if (p->asserts & A_NOTCONT)
+	if (p->asserts & A_NOTCONT) {
 		mark(b, 0x80, 0xbf);
+		mark(b, 0xc2, 0xdf);
+		mark(b, 0xe0, 0xef);
+		mark(b, 0xf0, 0xf4);
+	}
 	for (c = 0; c < 256; c++) {
 		if (c && b[c])
 			k++;

@@ -8,6 +8,8 @@ struct re {
 	int ncap;
 	struct prog prog;
 	struct pike *pike; /* caches, built on first use */
+	struct dfa *dfa;
+	int nodfa;         /* the DFA gave up on this pattern */
 	char err[128];
 };
 
@@ -62,6 +64,7 @@ void re_free(struct re *re)
 	if (!re)
 		return;
 	pike_free(re->pike);
+	dfa_free(re->dfa);
 	re_prog_free(&re->prog);
 	free(re);
 }
@@ -89,16 +92,50 @@ static int run_pike(struct re *re, const unsigned char *s, size_t n,
 	return pike_search(re->pike, &re->prog, s, n, from, ms, me);
 }
 
+/* Exact positions once the DFA says a match ends near e. */
+static int exact(struct re *re, const unsigned char *s, size_t n, size_t from,
+		 size_t e, size_t *ms, size_t *me)
+{
+	size_t ls = e;
+
+	if (re->flags & RE_LINE) {
+		/* the leftmost match lies in the line holding e */
+		while (ls > from && s[ls - 1] != '\n')
+			ls--;
+		from = ls;
+	}
+	return run_pike(re, s, n, from, ms, me);
+}
+
 int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 	      size_t *me)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t dummy;
+	size_t dummy, e;
+	int r;
 
 	re->err[0] = 0;
 	if (from > n)
 		return 0;
-	if (!ms)
-		ms = &dummy;
-	return run_pike(re, u, n, from, ms, me);
+	if ((re->flags & RE_DEBUG_PIKE) || re->nodfa)
+		return run_pike(re, u, n, from, ms ? ms : &dummy, me);
+	if (!re->dfa) {
+		re->dfa = dfa_new(&re->prog);
+		if (!re->dfa) {
+			strcpy(re->err, "regex: out of memory");
+			return -1;
+		}
+	}
+	r = dfa_search(re->dfa, &re->prog, u, n, from, n, &e);
+	if (r < 0) {
+		re->nodfa = 1;
+		return run_pike(re, u, n, from, ms ? ms : &dummy, me);
+	}
+	if (r == 0)
+		return 0;
+	if (!ms) {
+		*me = e;
+		return 1;
+	}
+	return exact(re, u, n, from, e, ms, me);
 }
