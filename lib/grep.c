@@ -1,0 +1,744 @@
+/* grep.c - wfs_grep: the reference's walk, our regex engine, both cores
+ *
+ * The walk runs on the calling thread and hands files, in walk order, to
+ * worker threads; each file's matches come back in a slot of a ring, and
+ * the caller merges slots strictly in walk order, so the output and the
+ * cut at the cap are exactly those of a sequential search.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "glob.h"
+#include "regex.h"
+#include "util.h"
+#include "walk.h"
+
+#define GREP_BLOCK (256 * 1024)
+#define GREP_RING 256
+
+/* ---- matches of one file, in malloc'd memory (workers have no arena) ---- */
+
+struct hit {
+	long long line;
+	char *text;
+	size_t len;
+	int context;
+};
+
+struct hits {
+	struct hit *v;
+	size_t n, cap;
+	long long count; /* matching lines */
+	int oom;
+	int limit;       /* the regex engine hit an internal limit */
+};
+
+static void hits_free(struct hits *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		free(h->v[i].text);
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+}
+
+static void hits_add(struct hits *h, long long line, const char *s, size_t n,
+		     int context)
+{
+	struct hit *e;
+
+	if (n && s[n - 1] == '\r')
+		n--;
+	if (h->n == h->cap) {
+		size_t nc = h->cap ? h->cap * 2 : 16;
+		struct hit *nv = realloc(h->v, nc * sizeof(*nv));
+		if (!nv) {
+			h->oom = 1;
+			return;
+		}
+		h->v = nv;
+		h->cap = nc;
+	}
+	e = &h->v[h->n];
+	e->text = malloc(n + 1);
+	if (!e->text) {
+		h->oom = 1;
+		return;
+	}
+	memcpy(e->text, s, n);
+	e->text[n] = 0;
+	e->len = n;
+	e->line = line;
+	e->context = context;
+	h->n++;
+}
+
+/* ---- searching one file ---- */
+
+struct grep_cfg {
+	const struct wfs_grep_opts *o;
+	long per_file; /* stop a file after this many matches; 0: no limit */
+	const volatile int *stop;
+};
+
+struct reader {
+	int fd;
+	gzFile gz;
+};
+
+static ssize_t reader_read(struct reader *r, char *p, size_t n)
+{
+	ssize_t k;
+
+	if (r->gz)
+		return gzread(r->gz, p, (unsigned)n);
+	do
+		k = read(r->fd, p, n);
+	while (k < 0 && errno == EINTR);
+	return k;
+}
+
+struct ctxlines { /* ring of the last B lines, for -B */
+	struct hit *v;
+	int cap, n, head;
+};
+
+static void ctx_push(struct ctxlines *c, long long line, const char *s, size_t n)
+{
+	struct hit *e;
+
+	if (!c->cap)
+		return;
+	e = &c->v[(c->head + c->n) % c->cap];
+	if (c->n == c->cap) {
+		e = &c->v[c->head];
+		c->head = (c->head + 1) % c->cap;
+		c->n--;
+	}
+	free(e->text);
+	e->text = malloc(n + 1);
+	if (!e->text)
+		return;
+	memcpy(e->text, s, n);
+	e->text[n] = 0;
+	e->len = n;
+	e->line = line;
+	c->n++;
+}
+
+struct scan {
+	const struct grep_cfg *g;
+	struct re *re;
+	struct hits *h;
+	long long line;     /* number of the line at buf[0] */
+	long long last_out; /* last line emitted (match or context) */
+	int after_left;
+	struct ctxlines before;
+	int done;
+};
+
+static int line_matches(struct scan *s, const char *p, size_t n)
+{
+	size_t me;
+	int r = re_search(s->re, p, n, 0, NULL, &me);
+
+	if (r < 0)
+		s->h->limit = s->done = 1;
+	return r == 1;
+}
+
+/* Context mode: line by line, with before/after windows. */
+static void scan_lines(struct scan *s, const char *buf, size_t len)
+{
+	const struct wfs_grep_opts *o = s->g->o;
+	size_t pos = 0;
+
+	while (pos < len && !s->done) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		const char *p = buf + pos;
+		size_t n = end - pos;
+
+		if (line_matches(s, p, n)) {
+			int i;
+			for (i = 0; i < s->before.n; i++) {
+				struct hit *b = &s->before.v[(s->before.head + i) % s->before.cap];
+				if (b->line > s->last_out)
+					hits_add(s->h, b->line, b->text, b->len, 1);
+			}
+			s->before.n = 0;
+			hits_add(s->h, s->line, p, n, 0);
+			s->h->count++;
+			s->last_out = s->line;
+			s->after_left = o->after;
+			if (s->g->per_file && s->h->count >= s->g->per_file)
+				s->done = 1;
+		} else if (s->after_left > 0) {
+			hits_add(s->h, s->line, p, n, 1);
+			s->last_out = s->line;
+			s->after_left--;
+		} else {
+			ctx_push(&s->before, s->line, p, n);
+		}
+		s->line++;
+		pos = end + 1;
+	}
+}
+
+/* The fast path: search the whole block, then find the line. */
+static void scan_block(struct scan *s, const char *buf, size_t len)
+{
+	size_t pos = 0, counted = 0, me;
+
+	while (pos < len && !s->done) {
+		int r = re_search(s->re, buf, len, pos, NULL, &me);
+		const char *nl;
+		size_t ls, le;
+
+		if (r < 0)
+			s->h->limit = s->done = 1;
+		if (r != 1)
+			break;
+		/* An empty match after the final newline is not a line. */
+		if (me == len && buf[len - 1] == '\n')
+			break;
+		ls = me;
+		while (ls > pos && buf[ls - 1] != '\n')
+			ls--;
+		nl = memchr(buf + me, '\n', len - me);
+		le = nl ? (size_t)(nl - buf) : len;
+		while ((nl = memchr(buf + counted, '\n', ls - counted))) {
+			s->line++;
+			counted = (size_t)(nl - buf) + 1;
+		}
+		counted = ls;
+		if (!s->g->o->count && !s->g->o->files_with_matches)
+			hits_add(s->h, s->line, buf + ls, le - ls, 0);
+		s->h->count++;
+		if (s->g->o->files_with_matches ||
+		    (s->g->per_file && s->h->count >= s->g->per_file))
+			s->done = 1;
+		pos = le + 1;
+	}
+	/* Account for the rest of the block's lines. */
+	if (!s->done) {
+		const char *nl;
+		while (counted < len && (nl = memchr(buf + counted, '\n', len - counted))) {
+			s->line++;
+			counted = (size_t)(nl - buf) + 1;
+		}
+	}
+}
+
+/* Multiline (-U): the whole file, matches may span lines. */
+static void scan_multiline(struct scan *s, const char *buf, size_t len)
+{
+	size_t pos = 0, counted = 0, ms, me;
+	long long line = 1;
+
+	while (pos <= len && !s->done) {
+		const char *nl;
+		size_t ls, le;
+
+		int r = re_search(s->re, buf, len, pos, &ms, &me);
+
+		if (r < 0)
+			s->h->limit = s->done = 1;
+		if (r != 1)
+			break;
+		while ((nl = memchr(buf + counted, '\n', ms - counted))) {
+			line++;
+			counted = (size_t)(nl - buf) + 1;
+		}
+		ls = counted;
+		le = me > ms ? me - 1 : me;
+		nl = le < len ? memchr(buf + le, '\n', len - le) : NULL;
+		le = nl ? (size_t)(nl - buf) : len;
+		if (!s->g->o->count && !s->g->o->files_with_matches)
+			hits_add(s->h, line, buf + ls, le - ls, 0);
+		s->h->count++;
+		if (s->g->o->files_with_matches ||
+		    (s->g->per_file && s->h->count >= s->g->per_file))
+			s->done = 1;
+		pos = le + 1;
+	}
+}
+
+static int has_suffix_gz(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 3 && !strcasecmp(name + n - 3, ".gz");
+}
+
+/* Search one file into h. Unreadable, special and binary files give no
+ * hits, as the reference skips them. */
+struct scratch { /* a worker's block buffer, reused across files */
+	char *buf;
+	size_t cap;
+};
+
+static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
+		      struct hits *h, struct scratch *sc)
+{
+	const struct wfs_grep_opts *o = g->o;
+	struct reader rd = {-1, NULL};
+	struct scan s;
+	size_t cap, have = 0;
+	struct stat st;
+	char *buf;
+	int first = 1, eof = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.g = g;
+	s.re = re;
+	s.h = h;
+	s.line = 1;
+	rd.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (rd.fd < 0)
+		return;
+	if (fstat(rd.fd, &st) || !S_ISREG(st.st_mode))
+		goto out;
+	fcntl(rd.fd, F_SETFL, 0);
+	if (o->gz && has_suffix_gz(path)) {
+		rd.gz = gzdopen(rd.fd, "rb");
+		if (!rd.gz)
+			goto out;
+		rd.fd = -1; /* owned by gz now */
+	}
+	if (o->before > 0) {
+		s.before.cap = o->before;
+		s.before.v = calloc((size_t)o->before, sizeof(*s.before.v));
+		if (!s.before.v)
+			goto out;
+	}
+	/* Multiline needs the whole file: a match may span any lines. */
+	cap = o->multiline ? (size_t)st.st_size + GREP_BLOCK : GREP_BLOCK;
+	if (sc->cap < cap) {
+		free(sc->buf);
+		sc->cap = 0;
+		sc->buf = malloc(cap + 1);
+		if (!sc->buf)
+			goto out;
+		sc->cap = cap;
+	}
+	buf = sc->buf;
+	cap = sc->cap;
+	while (!s.done && !eof) {
+		ssize_t k;
+		size_t done_len;
+
+		if (have == cap) {
+			char *nb = realloc(buf, cap * 2 + 1);
+			if (!nb)
+				break;
+			sc->buf = buf = nb;
+			sc->cap = cap *= 2;
+		}
+		k = reader_read(&rd, buf + have, cap - have);
+		if (k < 0)
+			break;
+		if (k == 0)
+			eof = 1;
+		if (first && k > 0) {
+			first = 0;
+			if (memchr(buf + have, 0, (size_t)k))
+				break; /* binary */
+		}
+		have += (size_t)k;
+		if (o->multiline) {
+			if (eof)
+				scan_multiline(&s, buf, have);
+			continue;
+		}
+		if (eof) {
+			done_len = have;
+		} else {
+			char *nl = have ? memrchr(buf, '\n', have) : NULL;
+			if (!nl)
+				continue; /* a line longer than the buffer: grow */
+			done_len = (size_t)(nl - buf) + 1;
+		}
+		if (o->before || o->after)
+			scan_lines(&s, buf, done_len);
+		else
+			scan_block(&s, buf, done_len);
+		memmove(buf, buf + done_len, have - done_len);
+		have -= done_len;
+		if (g->stop && *g->stop)
+			break;
+	}
+out:
+	if (s.before.v) {
+		int i;
+		for (i = 0; i < s.before.cap; i++)
+			free(s.before.v[i].text);
+		free(s.before.v);
+	}
+	if (rd.gz)
+		gzclose(rd.gz);
+	if (rd.fd >= 0)
+		close(rd.fd);
+}
+
+/* ---- the driver: walk, workers, ordered merge ---- */
+
+enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE };
+
+struct slot {
+	char *path;
+	struct hits h;
+	enum slot_state state;
+};
+
+struct grep_run {
+	struct wfs_ctx *c;
+	const struct wfs_grep_opts *o;
+	struct grep_cfg cfg;
+	struct re *re;         /* the caller's; workers use clones */
+	struct walk_opts wo;
+
+	pthread_mutex_t mu;
+	pthread_cond_t work, done, space;
+	struct slot ring[GREP_RING];
+	size_t queued, taken, merged; /* job counters */
+	int finished;          /* no more jobs will be queued */
+	volatile int stop;     /* the cap was reached, or an error */
+	int nthreads;
+
+	struct wfs_grep_result *res;
+	size_t cap;
+	long matched;
+	int oom;
+	const char *limit_file; /* where the regex engine gave up */
+	struct scratch sc; /* for the single-threaded path */
+};
+
+static int keep_hit(struct grep_run *g, const struct hit *e, const char *file,
+		    long long count)
+{
+	struct wfs_grep_match *m;
+
+	if (g->res->n == g->cap) {
+		size_t nc = g->cap ? g->cap * 2 : 64;
+		struct wfs_grep_match *nm = arena_alloc(g->c->arena, nc * sizeof(*nm));
+		if (!nm)
+			return -1;
+		if (g->res->n)
+			memcpy(nm, g->res->matches, g->res->n * sizeof(*nm));
+		g->res->matches = nm;
+		g->cap = nc;
+	}
+	m = &g->res->matches[g->res->n++];
+	memset(m, 0, sizeof(*m));
+	m->file = file;
+	m->count = count;
+	if (e) {
+		m->line = e->line;
+		m->text = arena_strndup(g->c->arena, e->text, e->len);
+		m->text_len = e->len;
+		m->context = e->context;
+		if (!m->text)
+			return -1;
+	}
+	return 0;
+}
+
+/* Merge one file's hits in order; sets stop when the cap is reached. */
+static void merge(struct grep_run *g, struct slot *sl)
+{
+	const struct wfs_grep_opts *o = g->o;
+	const char *file;
+	size_t i;
+
+	if (g->stop || (!sl->h.count && !sl->h.n && !sl->h.limit && !sl->h.oom))
+		return;
+	if (sl->h.oom || sl->h.limit) {
+		g->oom = sl->h.oom;
+		if (sl->h.limit && !g->limit_file)
+			g->limit_file = arena_strdup(g->c->arena, sl->path);
+		g->stop = 1;
+		return;
+	}
+	file = arena_strdup(g->c->arena, sl->path);
+	if (!file) {
+		g->oom = 1;
+		g->stop = 1;
+		return;
+	}
+	if (o->count || o->files_with_matches) {
+		if (keep_hit(g, NULL, file, sl->h.count))
+			g->oom = 1;
+		if (o->max > 0 && (long)g->res->n >= o->max) {
+			g->res->truncated = 1;
+			g->stop = 1;
+		}
+		return;
+	}
+	for (i = 0; i < sl->h.n && !g->stop; i++) {
+		if (keep_hit(g, &sl->h.v[i], file, 0)) {
+			g->oom = 1;
+			g->stop = 1;
+		}
+		if (!sl->h.v[i].context && o->max > 0 && ++g->matched >= o->max) {
+			g->res->truncated = 1;
+			g->stop = 1;
+		}
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct grep_run *g = arg;
+	struct re *re = re_clone(g->re);
+	struct scratch sc = {NULL, 0};
+
+	pthread_mutex_lock(&g->mu);
+	for (;;) {
+		struct slot *sl;
+
+		while (g->taken == g->queued && !g->finished && !g->stop)
+			pthread_cond_wait(&g->work, &g->mu);
+		if (g->taken == g->queued || g->stop)
+			break;
+		sl = &g->ring[g->taken++ % GREP_RING];
+		sl->state = SLOT_RUNNING;
+		pthread_mutex_unlock(&g->mu);
+		if (re)
+			grep_file(&g->cfg, re, sl->path, &sl->h, &sc);
+		else
+			sl->h.oom = 1;
+		pthread_mutex_lock(&g->mu);
+		sl->state = SLOT_DONE;
+		pthread_cond_broadcast(&g->done);
+	}
+	pthread_mutex_unlock(&g->mu);
+	free(sc.buf);
+	re_free(re);
+	return NULL;
+}
+
+/* Merge finished slots in order (lock held). wait: block until the next
+ * slot is done. */
+static void drain(struct grep_run *g, int wait)
+{
+	while (g->merged < g->queued) {
+		struct slot *sl = &g->ring[g->merged % GREP_RING];
+
+		if (sl->state == SLOT_QUEUED && g->stop) {
+			/* never started: nothing to merge */
+		} else if (sl->state != SLOT_DONE) {
+			if (!wait)
+				return;
+			pthread_cond_wait(&g->done, &g->mu);
+			continue;
+		}
+		if (sl->state == SLOT_DONE)
+			merge(g, sl);
+		hits_free(&sl->h);
+		free(sl->path);
+		sl->path = NULL;
+		sl->state = SLOT_FREE;
+		g->merged++;
+		pthread_cond_broadcast(&g->space);
+	}
+}
+
+static int include_ok(const struct wfs_grep_opts *o, const struct walk_ent *e)
+{
+	int i, any = 0;
+
+	for (i = 0; i < o->nexclude; i++) {
+		const char *p = o->exclude[i];
+		if ((glob_is_path_pattern(p) ? glob_match_path(p, e->rel)
+					     : glob_match(p, e->name)) > 0)
+			return 0;
+	}
+	if (e->type == WALK_DIR)
+		return 1;
+	for (i = 0; i < o->ninclude; i++) {
+		const char *p = o->include[i];
+		any = 1;
+		if ((glob_is_path_pattern(p) ? glob_match_path(p, e->rel)
+					     : glob_match(p, e->name)) > 0)
+			return 1;
+	}
+	return !any;
+}
+
+static int searchable(const struct grep_run *g, const struct walk_ent *e)
+{
+	struct stat st;
+
+	if (e->type == WALK_DIR || e->type == WALK_OTHER)
+		return 0;
+	if (walk_skip_ext(e->name) && !(g->o->gz && has_suffix_gz(e->name)))
+		return 0;
+	if (e->type == WALK_LINK)
+		return !stat(e->path, &st) && S_ISREG(st.st_mode);
+	return 1;
+}
+
+static int visit(void *arg, const struct walk_ent *e)
+{
+	struct grep_run *g = arg;
+	struct slot *sl;
+
+	if (g->stop)
+		return WALK_STOP;
+	if (e->depth && !include_ok(g->o, e))
+		return e->type == WALK_DIR ? WALK_SKIP : WALK_CONTINUE;
+	if (!searchable(g, e))
+		return WALK_CONTINUE;
+	if (wfs_expired(g->c))
+		return -1;
+	if (!g->nthreads) {
+		struct slot one = {(char *)e->path, {0}, SLOT_DONE};
+		grep_file(&g->cfg, g->re, e->path, &one.h, &g->sc);
+		merge(g, &one);
+		hits_free(&one.h);
+		return g->stop ? WALK_STOP : WALK_CONTINUE;
+	}
+	pthread_mutex_lock(&g->mu);
+	while (g->queued - g->merged >= GREP_RING && !g->stop) {
+		drain(g, 0);
+		if (g->queued - g->merged >= GREP_RING)
+			pthread_cond_wait(&g->done, &g->mu);
+	}
+	sl = &g->ring[g->queued % GREP_RING];
+	sl->path = strdup(e->path);
+	memset(&sl->h, 0, sizeof(sl->h));
+	sl->state = SLOT_QUEUED;
+	if (!sl->path)
+		sl->h.oom = 1;
+	g->queued++;
+	pthread_cond_signal(&g->work);
+	drain(g, 0);
+	pthread_mutex_unlock(&g->mu);
+	return g->stop ? WALK_STOP : WALK_CONTINUE;
+}
+
+/* Wrap for -w: the match must not touch word characters on either side. */
+static char *build_pattern(struct wfs_ctx *c, const struct wfs_grep_opts *o,
+			   unsigned *flags)
+{
+	const char *p = o->pattern;
+	struct buf b;
+	char *s;
+
+	*flags = (o->multiline ? 0 : RE_LINE) | (o->ignore_case ? RE_ICASE : 0);
+	if (!o->word) {
+		if (o->fixed)
+			*flags |= RE_LITERAL;
+		return (char *)p;
+	}
+	buf_init(&b);
+	buf_puts(&b, "(?:^|[^0-9A-Za-z_])(?:");
+	if (o->fixed) {
+		buf_puts(&b, "\\Q");
+		for (; *p; p++) {
+			if (p[0] == '\\' && p[1] == 'E')
+				buf_puts(&b, "\\E\\\\E\\Q"), p++;
+			else
+				buf_putc(&b, *p);
+		}
+		buf_puts(&b, "\\E");
+	} else {
+		buf_puts(&b, p);
+	}
+	buf_puts(&b, ")(?:$|[^0-9A-Za-z_])");
+	s = b.oom ? NULL : arena_strndup(c->arena, b.p, b.len);
+	buf_free(&b);
+	return s;
+}
+
+static int thread_count(void)
+{
+	const char *e = getenv("WICKFS_THREADS");
+	long n;
+
+	if (e && *e)
+		return (int)strtol(e, NULL, 10);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
+int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
+	     struct wfs_grep_result *res)
+{
+	struct grep_run *g;
+	pthread_t tid[8];
+	char err[512];
+	unsigned flags;
+	char *pat;
+	int i, n = 0, rc = 0;
+	struct stat st;
+
+	memset(res, 0, sizeof(*res));
+	pat = build_pattern(c, o, &flags);
+	if (!pat)
+		return wfs_fail(c, "grep: out of memory");
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return wfs_fail(c, "grep: out of memory");
+	g->re = re_compile(pat, strlen(pat), flags, err, sizeof(err));
+	if (!g->re) {
+		free(g);
+		return wfs_fail(c, "%s", err);
+	}
+	g->c = c;
+	g->o = o;
+	g->res = res;
+	g->cfg.o = o;
+	g->cfg.stop = &g->stop;
+	/* A file can contribute at most the cap; context needs no more. */
+	g->cfg.per_file = o->count ? 0 : o->max;
+	g->wo.hidden = o->hidden;
+	g->wo.no_skip = o->no_skip;
+	g->wo.gitignore = o->gitignore;
+	pthread_mutex_init(&g->mu, NULL);
+	pthread_cond_init(&g->work, NULL);
+	pthread_cond_init(&g->done, NULL);
+	pthread_cond_init(&g->space, NULL);
+	/* One file, or one core: no threads. */
+	g->nthreads = thread_count();
+	if (g->nthreads <= 1 || stat(o->path, &st) || !S_ISDIR(st.st_mode))
+		g->nthreads = 0;
+	for (i = 0; i < g->nthreads; i++) {
+		if (pthread_create(&tid[n], NULL, worker, g))
+			break;
+		n++;
+	}
+	if (!n)
+		g->nthreads = 0;
+	if (walk(c, o->path, &g->wo, visit, g))
+		rc = -1;
+	pthread_mutex_lock(&g->mu);
+	if (rc)
+		g->stop = 1;
+	g->finished = 1;
+	pthread_cond_broadcast(&g->work);
+	drain(g, 1);
+	pthread_mutex_unlock(&g->mu);
+	for (i = 0; i < n; i++)
+		pthread_join(tid[i], NULL);
+	if (g->oom && !rc)
+		rc = wfs_fail(c, "grep %s: out of memory", o->path);
+	if (g->limit_file && !rc)
+		rc = wfs_fail(c, "grep %s: the regex engine hit its memory limit; simplify the pattern",
+			      g->limit_file);
+	free(g->sc.buf);
+	re_free(g->re);
+	pthread_mutex_destroy(&g->mu);
+	pthread_cond_destroy(&g->work);
+	pthread_cond_destroy(&g->done);
+	pthread_cond_destroy(&g->space);
+	free(g);
+	return rc;
+}
