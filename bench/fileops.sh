@@ -64,6 +64,13 @@ md=$BENCH_OUT/fileops.md
 	fi
 	echo
 	echo "read: a 2 KiB text file; ls: a directory of 30 files and 2 directories."
+	echo "Commands (paths relative to the repository root):"
+	echo
+	echo '```'
+	echo "hyperfine -N --warmup 20 --runs $RUNS --output pipe \\"
+	echo "  'build/wickfs read $BENCH_OUT/fileops/small.txt' 'cat $BENCH_OUT/fileops/small.txt' \\"
+	echo "  'build/wickfs ls $BENCH_OUT/fileops/dir' 'ls $BENCH_OUT/fileops/dir' 'ls -l $BENCH_OUT/fileops/dir'"
+	echo '```'
 } >"$md"
 cat "$md"
 if [ "${BENCH_SAVE:-0}" = 1 ]; then

@@ -145,7 +145,7 @@ run_cell() {
 	el=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 	if [ $rc = 124 ]; then
 		say "search: $id/$tool timed out after ${TIMEOUT}s: $cmd"
-		COUNT=timeout MEAN= SD= N=0
+		COUNT=timeout MEAN='' SD='' N=0
 	else
 		case $kind in
 		lines) COUNT=$(wc -l <"$tmp") ;;
