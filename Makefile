@@ -18,15 +18,20 @@ OBJ := $(B)/obj$(if $(ARCH),-$(ARCH))$(if $(filter 0,$(STATIC)),-dyn)
 GEN := $(B)/gen
 ZLIB := $(B)/zlib$(if $(ARCH),-$(ARCH))
 
-CFLAGS ?= -O2
-CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(GEN) \
+# Size first (-Os), speed where the time goes: the search loop, the
+# regex engine, UTF-8 and JSON of big outputs. A CFLAGS given by the user
+# comes after these and wins.
+OPT := -Os
+HOT_SRCS := lib/grep.c lib/regex/dfa.c lib/regex/regex.c lib/regex/pike.c \
+	    lib/utf8.c lib/json.c lib/base64.c
+override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(GEN) \
 	  -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	  -D_GNU_SOURCE -MMD -MP
-LDFLAGS += -Wl,--gc-sections
+override LDFLAGS += -Wl,--gc-sections
 LIBS := -lpthread
 ifeq ($(STATIC),1)
-CFLAGS += -I$(ZLIB)/include
-LDFLAGS += -static -s
+override CFLAGS += -I$(ZLIB)/include
+override LDFLAGS += -static -s
 LIBS += $(ZLIB)/lib/libz.a
 else
 LIBS += -lz
@@ -95,14 +100,16 @@ $(GEN)/applets.c $(GEN)/applets.mk: $(GEN)/config.stamp
 	@:
 
 # ---- build ----
+$(HOT_SRCS:%.c=$(OBJ)/%.o): OPT := -O2
+
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(filter 0,$(V)),echo "  CC $<")
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(OPT) $(CFLAGS) -c -o $@ $<
 
 $(OBJ)/gen/applets.o: $(GEN)/applets.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(OPT) $(CFLAGS) -c -o $@ $<
 
 $(OBJ)/libwickfs.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^

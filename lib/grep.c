@@ -382,7 +382,7 @@ out:
 		free(s.before.v);
 	}
 	if (rd.gz)
-		gzclose(rd.gz);
+		gzclose_r(rd.gz);
 	if (rd.fd >= 0)
 		close(rd.fd);
 }
