@@ -13,6 +13,9 @@ struct arena {
 void arena_init(struct arena *a);
 /* Free every chunk; the arena is empty and reusable afterwards. */
 void arena_free(struct arena *a);
+/* Empty the arena but keep one standard chunk, for reuse without malloc
+ * (the daemon recycles request arenas). */
+void arena_reset(struct arena *a);
 /* Returns NULL only when malloc fails. Memory is 16-byte aligned. */
 void *arena_alloc(struct arena *a, size_t n);
 void *arena_zalloc(struct arena *a, size_t n);

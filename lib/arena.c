@@ -108,3 +108,23 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	va_end(ap);
 	return p;
 }
+
+void arena_reset(struct arena *a)
+{
+	struct arena_chunk *c = a->head, *next, *keep = NULL;
+
+	for (; c; c = next) {
+		next = c->next;
+		if (!keep && c->size == ARENA_CHUNK)
+			keep = c;
+		else
+			free(c);
+	}
+	arena_init(a);
+	if (keep) {
+		keep->next = NULL;
+		keep->used = 0;
+		a->head = keep;
+		a->total = keep->size;
+	}
+}

@@ -62,11 +62,14 @@ struct job {
  * to run. Returns NULL only when out of memory. */
 struct job *request_parse(struct daemon *d, const char *line, size_t len);
 void job_free(struct job *j);
+void job_cache_free(struct daemon *d);
 /* Render the response of a finished command (JOB_SHELL, JOB_EXEC_APPLET). */
 void request_command_done(struct job *j, struct wfs_exec_result *res,
 			  const char *spawn_error);
-/* Run an applet job (worker thread). */
+/* Run an applet job (worker thread, or the loop when request_inline_ok). */
 void request_run_applet(struct job *j, int cwd_fd, int private_cwd);
+#define INLINE_MAX (1u << 20)
+int request_inline_ok(const struct job *j);
 void resp_legacy(struct job *j, const char *out, size_t out_len,
 		 const char *err, size_t err_len, int code, const char *error);
 
@@ -90,6 +93,7 @@ struct daemon {
 	const struct daemon_opts *o;
 	volatile int stopping;    /* also the cancel flag of applets */
 	int private_cwd;          /* workers can chdir per request */
+	int loop_private_cwd;     /* so can the loop thread */
 	int ep, wake_fd, sig_fd, cwd_fd;
 	struct watch wake_w, sig_w;
 	struct listener lis[2];
@@ -107,6 +111,8 @@ struct daemon {
 	long long stop_deadline;
 	struct conn *dead_conns;  /* freed after the current event batch */
 	struct job *dead_jobs;
+	struct job *job_cache;    /* recycled jobs (request.c) */
+	int njob_cache;
 };
 
 #endif

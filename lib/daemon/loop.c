@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -154,7 +155,7 @@ static void conn_flush(struct conn *c)
 /* Queue a finished response; the buffer is taken when ours is empty. */
 static void conn_send(struct conn *c, struct buf *resp)
 {
-	if (c->out_off == c->out.len) {
+	if (c->out_off == c->out.len && resp->len > READ_CHUNK) {
 		buf_free(&c->out);
 		c->out = *resp;
 		c->out_off = 0;
@@ -318,7 +319,11 @@ static void dispatch(struct daemon *d, struct conn *c, struct job *j)
 	}
 	c->job = j;
 	d->inflight++;
-	if (j->mode == JOB_APPLET)
+	if (j->mode == JOB_APPLET && d->loop_private_cwd == d->private_cwd &&
+	    request_inline_ok(j)) {
+		request_run_applet(j, d->cwd_fd, d->loop_private_cwd);
+		job_complete(d, j);
+	} else if (j->mode == JOB_APPLET)
 		pool_submit(d->pool, j);
 	else if (d->nrunning < d->o->max_procs)
 		proc_start(d, j);
@@ -436,7 +441,7 @@ static void conn_process(struct conn *c)
 
 static void conn_read(struct conn *c)
 {
-	size_t limit = c->d->o->max_line + 1;
+	size_t limit = c->d->o->max_line + 1, want;
 	int k;
 
 	for (k = 0; k < 4; k++) {
@@ -444,11 +449,15 @@ static void conn_read(struct conn *c)
 
 		if (!c->skipping && c->in.len - c->in_off > limit)
 			break;
-		if (buf_reserve(&c->in, READ_CHUNK)) {
+		/* Small reads stay in one small buffer (no mmap per request);
+		 * a big request gets big reads. */
+		want = c->in.len - c->in_off > READ_CHUNK ? 4 * READ_CHUNK : READ_CHUNK / 4;
+		if (buf_reserve(&c->in, want)) {
 			conn_close(c);
 			return;
 		}
-		n = recv(c->fd, c->in.p + c->in.len, c->in.cap - c->in.len - 1, 0);
+		want = c->in.cap - c->in.len - 1;
+		n = recv(c->fd, c->in.p + c->in.len, want, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -467,6 +476,8 @@ static void conn_read(struct conn *c)
 			conn_process(c);
 		if (c->dead)
 			return;
+		if ((size_t)n < want)
+			break; /* drained: spare the recv that would say EAGAIN */
 	}
 	conn_process(c);
 }
@@ -848,6 +859,7 @@ static void teardown(struct daemon *d)
 	free_dead(d);
 	if (d->pool && !d->inflight)
 		pool_stop(d->pool);
+	job_cache_free(d);
 	if (d->ep >= 0)
 		close(d->ep);
 	if (d->wake_fd >= 0)
@@ -900,6 +912,9 @@ int daemon_run(const struct daemon_opts *o)
 		goto out;
 	}
 	d->private_cwd = pool_private_cwd(d->pool);
+	/* The loop thread gets its own cwd too, for the small operations it
+	 * runs itself; it always returns to cwd_fd before spawning. */
+	d->loop_private_cwd = d->private_cwd && !unshare(CLONE_FS);
 	if (!d->private_cwd)
 		dlog("no per-thread working directory (unshare CLONE_FS "
 		     "refused): requests with a workdir are spawned");

@@ -11,32 +11,74 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "daemon_int.h"
 #include "json.h"
 #include "shellwords.h"
 #include "util.h"
 
+/* Jobs and their arenas are recycled by the loop thread (the only one
+ * that creates and frees them): no malloc or page faults per request. */
+#define JOB_CACHE 16
+
 static struct job *job_new(struct daemon *d)
 {
-	struct job *j = calloc(1, sizeof(*j));
+	struct job *j = d->job_cache;
 
-	if (!j)
-		return NULL;
+	if (j) {
+		struct arena a = j->arena;
+		struct buf b = j->resp;
+		d->job_cache = j->next;
+		d->njob_cache--;
+		memset(j, 0, sizeof(*j));
+		j->arena = a;
+		j->resp = b;
+	} else {
+		j = calloc(1, sizeof(*j));
+		if (!j)
+			return NULL;
+		arena_init(&j->arena);
+		buf_init(&j->resp);
+	}
 	j->d = d;
 	j->id = "";
-	arena_init(&j->arena);
-	buf_init(&j->resp);
 	return j;
 }
 
 void job_free(struct job *j)
 {
+	struct daemon *d;
+
 	if (!j)
 		return;
+	d = j->d;
+	if (d && d->njob_cache < JOB_CACHE && !d->stopping) {
+		arena_reset(&j->arena);
+		if (j->resp.cap > (64u << 10))
+			buf_free(&j->resp);
+		buf_reset(&j->resp);
+		j->next = d->job_cache;
+		d->job_cache = j;
+		d->njob_cache++;
+		return;
+	}
 	arena_free(&j->arena);
 	buf_free(&j->resp);
 	free(j);
+}
+
+void job_cache_free(struct daemon *d)
+{
+	struct job *j;
+
+	while ((j = d->job_cache)) {
+		d->job_cache = j->next;
+		arena_free(&j->arena);
+		buf_free(&j->resp);
+		free(j);
+	}
+	d->njob_cache = 0;
 }
 
 static void resp_begin(struct job *j)
@@ -386,7 +428,7 @@ void request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	struct req r;
 	int rc;
 
-	if (private_cwd && (j->workdir ? chdir(j->workdir) : fchdir(cwd_fd))) {
+	if (private_cwd && j->workdir && chdir(j->workdir)) {
 		char msg[600], eb[128];
 		snprintf(eb, sizeof(eb), "%s", strerror(errno));
 		if (eb[0] >= 'A' && eb[0] <= 'Z')
@@ -425,4 +467,42 @@ void request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	}
 	buf_free(&out);
 	buf_free(&err);
+	/* Back where we were: the next request may have no workdir. */
+	if (private_cwd && j->workdir && fchdir(cwd_fd))
+		resp_fail(j, 1, "cannot return to the daemon's directory");
+}
+
+/* Small file operations run on the loop thread itself: a handoff to a
+ * worker and back costs more than the work. Anything that can take long
+ * (grep, glob, big files, directories, options we do not know) goes to
+ * the workers. */
+int request_inline_ok(const struct job *j)
+{
+	const char *name = j->applet->name, *path;
+	char full[4096];
+	struct stat st;
+	int i;
+
+	if (strcmp(name, "read") && strcmp(name, "ls") &&
+	    strcmp(name, "write") && strcmp(name, "edit"))
+		return 0;
+	for (i = 0; i < j->argc; i++)
+		if (j->argv[i][0] == '-')
+			return 0;
+	if (j->in_len > INLINE_MAX)
+		return 0;
+	path = j->argc ? j->argv[0] : ".";
+	if (!*path)
+		path = ".";
+	if (path[0] != '/' && j->workdir) {
+		if ((size_t)snprintf(full, sizeof(full), "%s/%s", j->workdir, path) >=
+		    sizeof(full))
+			return 0;
+		path = full;
+	}
+	if (stat(path, &st))
+		return 1; /* fails fast, in the applet, with its own message */
+	if (S_ISDIR(st.st_mode))
+		return !strcmp(name, "ls") && st.st_size <= INLINE_MAX / 4;
+	return S_ISREG(st.st_mode) && st.st_size <= INLINE_MAX;
 }

@@ -1,0 +1,331 @@
+/* client.c - send one request to a wick-daemon
+ *
+ * APPLET(client, "connect: token: timeout# workdir: i|stdin raw parallel#", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY)
+ *
+ * config APPLET_CLIENT
+ *	bool "client: drive a wick-daemon from the command line"
+ *	default y
+ *	help
+ *	  usage: wickfs client [--connect unix:PATH|tcp:HOST:PORT] [--token T] [OPTIONS] APPLET [ARGS...]
+ *
+ *	  Send `wickfs APPLET 'ARG'...` to the daemon and print what the
+ *	  applet printed (its envelope, byte for byte), exiting with its
+ *	  status. A daemon-level error (token, timeout, ...) prints
+ *	  {"ok":false,"error":...} and exits 1 (124 for a timeout).
+ *
+ *	  --connect ADDR  unix:PATH, tcp:HOST:PORT (default DAEMON_CONNECT,
+ *	                  else unix:$DAEMON_SOCKET, else unix:/tmp/wick-daemon.sock)
+ *	  --token T       the daemon's token (default DAEMON_TOKEN)
+ *	  --timeout S     the request's timeout in seconds (default 120)
+ *	  --workdir DIR   the request's working directory
+ *	  -i, --stdin     send our stdin as the request's stdin
+ *	  --raw [LINE...] send each LINE (else each line of stdin) as it is
+ *	                  and print each response line
+ *	  --parallel N    send the request on N connections at once; print
+ *	                  the first answer and exit 1 unless all N answered
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "applet.h"
+#include "json.h"
+
+static int dial(struct req *r, const char *addr, int timeout_s)
+{
+	struct timeval tv = {timeout_s, 0};
+	int fd = -1;
+
+	if (!strncmp(addr, "unix:", 5) || (strchr(addr, '/') && strncmp(addr, "tcp:", 4))) {
+		struct sockaddr_un sa = {.sun_family = AF_UNIX};
+		const char *path = strncmp(addr, "unix:", 5) ? addr : addr + 5;
+		if (strlen(path) >= sizeof(sa.sun_path))
+			return reply_error(r, "client: socket path too long: %s", path) * -1;
+		strcpy(sa.sun_path, path);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+			reply_error(r, "client: connect unix:%s: %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+	} else {
+		struct addrinfo hints = {0}, *res, *ai;
+		const char *hp = strncmp(addr, "tcp:", 4) ? addr : addr + 4;
+		const char *colon = strrchr(hp, ':');
+		char host[256];
+		int rc, err = 0;
+
+		if (!colon || colon - hp >= (long)sizeof(host))
+			return reply_error(r, "client: bad address %s: want unix:PATH or tcp:HOST:PORT", addr) * -1;
+		snprintf(host, sizeof(host), "%.*s", (int)(colon - hp), hp);
+		hints.ai_socktype = SOCK_STREAM;
+		rc = getaddrinfo(host, colon + 1, &hints, &res);
+		if (rc)
+			return reply_error(r, "client: %s: %s", addr, gai_strerror(rc)) * -1;
+		for (ai = res; ai; ai = ai->ai_next) {
+			fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+			if (fd >= 0 && !connect(fd, ai->ai_addr, ai->ai_addrlen))
+				break;
+			err = errno;
+			if (fd >= 0)
+				close(fd);
+			fd = -1;
+		}
+		freeaddrinfo(res);
+		if (fd < 0)
+			return reply_error(r, "client: connect %s: %s", addr, strerror(err)) * -1;
+	}
+	if (fd < 0)
+		return reply_error(r, "client: socket: %s", strerror(errno)) * -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+static int send_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* One response line into b (without its '\n'). */
+static int recv_line(int fd, struct buf *b)
+{
+	char c[4096];
+
+	buf_reset(b);
+	for (;;) {
+		char *nl;
+		ssize_t n = recv(fd, c, sizeof(c), MSG_PEEK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		nl = memchr(c, '\n', (size_t)n);
+		n = recv(fd, c, nl ? (size_t)(nl - c) + 1 : (size_t)n, 0);
+		if (n <= 0)
+			return -1;
+		buf_add(b, c, (size_t)(nl ? n - 1 : n));
+		if (nl)
+			return b->oom ? -1 : 0;
+	}
+}
+
+static void quote(struct buf *b, const char *s)
+{
+	buf_putc(b, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			buf_puts(b, "'\\''");
+		else
+			buf_putc(b, *s);
+	}
+	buf_putc(b, '\'');
+}
+
+static void build_request(struct req *r, struct buf *line, const char *token,
+			  const char *in, size_t in_len)
+{
+	struct buf cmd;
+	const char *wd = opt_str(r, "workdir");
+	int i;
+
+	buf_init(&cmd);
+	buf_puts(&cmd, "wickfs");
+	for (i = 0; i < r->argc; i++) {
+		buf_putc(&cmd, ' ');
+		if (i == 0)
+			buf_puts(&cmd, r->argv[0]);
+		else
+			quote(&cmd, r->argv[i]);
+	}
+	buf_puts(line, "{\"id\":\"c1\",\"cmd\":");
+	json_str(line, cmd.p, cmd.len);
+	if (opt_has(r, "timeout"))
+		buf_printf(line, ",\"timeout\":%lld", opt_num(r, "timeout", 120));
+	if (wd) {
+		buf_puts(line, ",\"workdir\":");
+		json_cstr(line, wd);
+	}
+	if (in) {
+		buf_puts(line, ",\"stdin\":");
+		json_str(line, in, in_len);
+	}
+	if (token) {
+		buf_puts(line, ",\"token\":");
+		json_cstr(line, token);
+	}
+	buf_puts(line, "}\n");
+	buf_free(&cmd);
+}
+
+/* Print what the applet printed; returns its exit status. */
+static int show_response(struct req *r, const char *line, size_t len)
+{
+	const struct json_val *out, *err, *code, *error;
+	struct json_val v;
+	char msg[256];
+	int rc;
+
+	if (json_parse(r->arena, line, len, &v, msg, sizeof(msg)))
+		return reply_error(r, "client: bad response from daemon: %s", msg);
+	out = json_get(&v, "stdout");
+	err = json_get(&v, "stderr");
+	code = json_get(&v, "exit_code");
+	error = json_get(&v, "error");
+	rc = code && code->type == JSON_NUM ? (int)code->num : 1;
+	if (err && err->type == JSON_STR)
+		buf_add(r->err, err->str, err->len);
+	if (error && error->type == JSON_STR && error->len) {
+		if (!out || out->type != JSON_STR || !out->len)
+			reply_error(r, "%s", error->str);
+		else
+			buf_add(r->out, out->str, out->len);
+		return rc == 124 ? 124 : rc > 0 && rc < 256 ? rc : 1;
+	}
+	if (out && out->type == JSON_STR)
+		buf_add(r->out, out->str, out->len);
+	return rc >= 0 && rc < 256 ? rc : 1;
+}
+
+static int run_raw(struct req *r, int fd)
+{
+	struct buf resp;
+	const char *in;
+	size_t in_len;
+	int i, rc = 0;
+
+	buf_init(&resp);
+	if (!r->argc) {
+		if (req_stdin(r, &in, &in_len)) {
+			buf_free(&resp);
+			return reply_error(r, "client: reading stdin: %s", strerror(errno));
+		}
+		if (send_all(fd, in, in_len) || shutdown(fd, SHUT_WR))
+			rc = -1;
+		while (!rc && !recv_line(fd, &resp)) {
+			buf_add(r->out, resp.p, resp.len);
+			buf_putc(r->out, '\n');
+		}
+		buf_free(&resp);
+		return 0;
+	}
+	for (i = 0; i < r->argc && !rc; i++) {
+		if (send_all(fd, r->argv[i], strlen(r->argv[i])) || send_all(fd, "\n", 1) ||
+		    recv_line(fd, &resp)) {
+			rc = reply_error(r, "client: no response to line %d: %s", i + 1,
+					 strerror(errno));
+			break;
+		}
+		buf_add(r->out, resp.p, resp.len);
+		buf_putc(r->out, '\n');
+	}
+	buf_free(&resp);
+	return rc;
+}
+
+static int run_parallel(struct req *r, const char *addr, int timeout_s,
+			struct buf *line, long n)
+{
+	struct rlimit rl;
+	struct buf resp;
+	int *fds, i, ok = 0, rc = 1;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	fds = arena_alloc(r->arena, (size_t)n * sizeof(*fds));
+	if (!fds)
+		return reply_error(r, "client: out of memory");
+	for (i = 0; i < n; i++) {
+		fds[i] = dial(r, addr, timeout_s);
+		if (fds[i] < 0) {
+			while (i--)
+				close(fds[i]);
+			return 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		send_all(fds[i], line->p, line->len);
+	buf_init(&resp);
+	for (i = 0; i < n; i++) {
+		if (!recv_line(fds[i], &resp)) {
+			if (!ok++)
+				rc = show_response(r, resp.p, resp.len);
+		}
+		close(fds[i]);
+	}
+	buf_free(&resp);
+	buf_printf(r->err, "client: %d of %ld connections answered\n", ok, n);
+	return ok == n ? rc : 1;
+}
+
+int client_main(struct req *r)
+{
+	const char *addr = opt_str(r, "connect"), *token = opt_str(r, "token");
+	const char *in = NULL, *sock = getenv("DAEMON_SOCKET");
+	char dflt[300];
+	int timeout_s = (int)opt_num(r, "timeout", 120) + 30, fd, rc;
+	size_t in_len = 0;
+	struct buf line, resp;
+
+	if (!addr)
+		addr = getenv("DAEMON_CONNECT");
+	if (!addr) {
+		snprintf(dflt, sizeof(dflt), "unix:%s",
+			 sock && *sock ? sock : "/tmp/wick-daemon.sock");
+		addr = dflt;
+	}
+	if (!token)
+		token = getenv("DAEMON_TOKEN");
+	if (token && !*token)
+		token = NULL;
+	if (!opt_has(r, "raw") && !r->argc)
+		return reply_error(r, "usage: wickfs client [--connect ADDR] APPLET [ARGS...]");
+	if (opt_has(r, "stdin") && req_stdin(r, &in, &in_len))
+		return reply_error(r, "client: reading stdin: %s", strerror(errno));
+	buf_init(&line);
+	if (!opt_has(r, "raw"))
+		build_request(r, &line, token, in, in_len);
+	if (opt_has(r, "parallel")) {
+		rc = run_parallel(r, addr, timeout_s, &line, opt_num(r, "parallel", 1));
+		buf_free(&line);
+		return rc;
+	}
+	fd = dial(r, addr, timeout_s);
+	if (fd < 0) {
+		buf_free(&line);
+		return 1;
+	}
+	if (opt_has(r, "raw")) {
+		rc = run_raw(r, fd);
+		close(fd);
+		buf_free(&line);
+		return rc;
+	}
+	buf_init(&resp);
+	if (send_all(fd, line.p, line.len) || recv_line(fd, &resp))
+		rc = reply_error(r, "client: no response from %s: %s", addr,
+				 errno ? strerror(errno) : "connection closed");
+	else
+		rc = show_response(r, resp.p, resp.len);
+	close(fd);
+	buf_free(&line);
+	buf_free(&resp);
+	return rc;
+}
