@@ -246,7 +246,7 @@ static void trie_insert(struct trie *t, const uint8_t (*seq)[2], int len)
 	}
 }
 
-static int utf8_encode(uint32_t r, uint8_t *b)
+int re_utf8_encode(uint32_t r, uint8_t *b)
 {
 	if (r < 0x80) {
 		b[0] = (uint8_t)r;
@@ -294,7 +294,7 @@ static void utf8_range(struct trie *t, uint32_t lo, uint32_t hi)
 			return;
 		}
 	}
-	n = utf8_encode(lo, a);
+	n = re_utf8_encode(lo, a);
 	for (i = 1; i < n; i++) {
 		m = (1u << (6 * i)) - 1;
 		if ((lo & ~m) == (hi & ~m))
@@ -310,7 +310,7 @@ static void utf8_range(struct trie *t, uint32_t lo, uint32_t hi)
 			return;
 		}
 	}
-	utf8_encode(hi, b);
+	re_utf8_encode(hi, b);
 	for (i = 0; i < n; i++) {
 		seq[i][0] = a[i];
 		seq[i][1] = b[i];
@@ -420,7 +420,7 @@ static uint32_t comp_lit(struct comp *c, const struct node *n, uint32_t next)
 		cls_free(&cls);
 		return pc;
 	}
-	k = utf8_encode((uint32_t)n->rune, b);
+	k = re_utf8_encode((uint32_t)n->rune, b);
 	while (k-- > 0 && next != BAD)
 		next = emit_range(c, b[k], b[k], next);
 	return next;

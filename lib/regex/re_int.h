@@ -183,6 +183,20 @@ void pike_free(struct pike *vm);
 int pike_search(struct pike *vm, const struct prog *p, const unsigned char *s,
 		size_t n, size_t from, size_t *ms, size_t *me);
 
+/* ---- literal prefilter ---- */
+#define RE_MAXLIT 64
+struct lit {
+	uint8_t b[RE_MAXLIT]; /* bytes; ASCII letters lower case if m is 0x20 */
+	uint8_t m[RE_MAXLIT]; /* OR-ed into input bytes before comparing */
+	size_t len;           /* 0: no required literal */
+	size_t i1, i2;        /* the two rarest positions */
+	int pure;             /* the literal is the whole pattern */
+};
+void pf_extract(const struct ast *a, struct lit *lit);
+size_t pf_find(const struct lit *l, const unsigned char *s, size_t n,
+	       size_t from);
+int re_utf8_encode(uint32_t r, uint8_t *b);
+
 /* ---- lazy DFA ---- */
 struct dfa;
 struct dfa *dfa_new(const struct prog *p);

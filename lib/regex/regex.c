@@ -10,6 +10,7 @@ struct re {
 	struct pike *pike; /* caches, built on first use */
 	struct dfa *dfa;
 	int nodfa;         /* the DFA gave up on this pattern */
+	struct lit pf;     /* a literal every match contains */
 	char err[128];
 };
 
@@ -33,6 +34,7 @@ struct re *re_compile(const char *pat, size_t len, unsigned flags, char *err,
 	re->flags = flags;
 	re->ncap = a.ncap;
 	r = re_compile_prog(&a, &re->prog);
+	pf_extract(&a, &re->pf);
 	re_ast_free(&a);
 	if (r) {
 		re_errf(err, errlen, pat, len, 0, r == -2 ? "out of memory" :
@@ -52,6 +54,7 @@ struct re *re_clone(const struct re *src)
 		return NULL;
 	re->flags = src->flags;
 	re->ncap = src->ncap;
+	re->pf = src->pf;
 	if (re_prog_copy(&re->prog, &src->prog)) {
 		free(re);
 		return NULL;
@@ -107,30 +110,88 @@ static int exact(struct re *re, const unsigned char *s, size_t n, size_t from,
 	return run_pike(re, s, n, from, ms, me);
 }
 
+static int run_dfa(struct re *re, const unsigned char *s, size_t n,
+		   size_t from, size_t end, size_t *e)
+{
+	int r;
+
+	if (re->nodfa)
+		return -1;
+	if (!re->dfa) {
+		re->dfa = dfa_new(&re->prog);
+		if (!re->dfa)
+			return -1;
+	}
+	r = dfa_search(re->dfa, &re->prog, s, n, from, end, e);
+	if (r >= 0)
+		return r;
+	re->nodfa = 1; /* it thrashes on this pattern: stop trying */
+	return -1;
+}
+
+/* RE_LINE with a required literal: run the DFA only on lines holding it. */
+static int line_search(struct re *re, const unsigned char *s, size_t n,
+		       size_t from, size_t *ms, size_t *me)
+{
+	size_t pos = from, p, ls, le, e, dummy;
+	const unsigned char *q;
+	int r;
+
+	for (;;) {
+		p = pf_find(&re->pf, s, n, pos);
+		if (p >= n)
+			return 0;
+		ls = p;
+		while (ls > pos && s[ls - 1] != '\n')
+			ls--;
+		q = memchr(s + p, '\n', n - p);
+		le = q ? (size_t)(q - s) : n;
+		r = run_dfa(re, s, n, ls, le, &e);
+		if (r < 0)
+			return run_pike(re, s, n, ls, ms ? ms : &dummy, me);
+		if (r > 0) {
+			if (!ms) {
+				*me = e;
+				return 1;
+			}
+			return exact(re, s, n, ls, e, ms, me);
+		}
+		if (le >= n)
+			return 0;
+		pos = le + 1;
+	}
+}
+
 int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 	      size_t *me)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t dummy, e;
+	size_t dummy, e, p;
 	int r;
 
 	re->err[0] = 0;
 	if (from > n)
 		return 0;
-	if ((re->flags & RE_DEBUG_PIKE) || re->nodfa)
+	if (re->flags & RE_DEBUG_PIKE)
 		return run_pike(re, u, n, from, ms ? ms : &dummy, me);
-	if (!re->dfa) {
-		re->dfa = dfa_new(&re->prog);
-		if (!re->dfa) {
-			strcpy(re->err, "regex: out of memory");
-			return -1;
+	if (re->pf.len) {
+		if (re->pf.pure) {
+			p = pf_find(&re->pf, u, n, from);
+			if (p >= n)
+				return 0;
+			if (ms)
+				*ms = p;
+			*me = ms ? p + re->pf.len : p;
+			return 1;
 		}
+		if (re->flags & RE_LINE)
+			return line_search(re, u, n, from, ms, me);
+		if (pf_find(&re->pf, u, n, from) >= n)
+			return 0;
 	}
-	r = dfa_search(re->dfa, &re->prog, u, n, from, n, &e);
-	if (r < 0) {
-		re->nodfa = 1;
+	r = run_dfa(re, u, n, from, n, &e);
+	if (r < 0)
 		return run_pike(re, u, n, from, ms ? ms : &dummy, me);
-	}
 	if (r == 0)
 		return 0;
 	if (!ms) {
