@@ -53,7 +53,8 @@ int edit_main(struct req *r)
 				   strerror(errno));
 	if (json_parse(r->arena, in, len, &v, err, sizeof(err)))
 		return reply_error(r, "invalid JSON input: %s", err);
-	if (v.type != JSON_OBJ)
+	/* null decodes to an empty input, as in Go: old_text is then empty */
+	if (v.type != JSON_OBJ && v.type != JSON_NULL)
 		return reply_error(r, "invalid JSON input: expected an object with old_text and new_text");
 	if (member(&v, "old_text", &e.old_text, &e.old_len))
 		return reply_error(r, "invalid JSON input: old_text must be a string");

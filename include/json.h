@@ -34,8 +34,8 @@ struct json_val {
  * -1 with a message such as "unexpected end of input at offset 12". */
 int json_parse(struct arena *a, const char *s, size_t n,
 	       struct json_val *out, char *err, size_t errlen);
-/* Object member lookup as Go's encoding/json does it: an exact match
- * first, else the last case-insensitive match. NULL when absent. */
+/* Object member lookup as Go's encoding/json fills a struct field: the
+ * last member whose name matches case-insensitively. NULL when absent. */
 const struct json_val *json_get(const struct json_val *obj, const char *key);
 
 #endif

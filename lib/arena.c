@@ -38,6 +38,8 @@ void *arena_alloc(struct arena *a, size_t n)
 	size_t size;
 	void *p;
 
+	if (n > SIZE_MAX / 2)
+		return NULL; /* no such allocation can succeed: avoid wrapping */
 	n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	if (!n)
 		n = ARENA_ALIGN;
@@ -46,8 +48,6 @@ void *arena_alloc(struct arena *a, size_t n)
 		c->used += n;
 		return p;
 	}
-	if (n > SIZE_MAX - sizeof(*c))
-		return NULL;
 	/* Big requests get a chunk of their own, behind the current one, so
 	 * the space left in the current chunk is not wasted. */
 	size = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;

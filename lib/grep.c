@@ -115,6 +115,8 @@ static void ctx_push(struct ctxlines *c, long long line, const char *s, size_t n
 
 	if (!c->cap)
 		return;
+	if (n && s[n - 1] == '\r')
+		n--;
 	e = &c->v[(c->head + c->n) % c->cap];
 	if (c->n == c->cap) {
 		e = &c->v[c->head];
@@ -153,10 +155,12 @@ static int line_matches(struct scan *s, const char *p, size_t n)
 	return r == 1;
 }
 
-/* Context mode: line by line, with before/after windows. */
+/* Line by line: for context windows, and for CRLF text, where the line
+ * the pattern sees must end before the '\r' (as Go's scanner drops it). */
 static void scan_lines(struct scan *s, const char *buf, size_t len)
 {
 	const struct wfs_grep_opts *o = s->g->o;
+	int listing = !o->count && !o->files_with_matches;
 	size_t pos = 0;
 
 	while (pos < len && !s->done) {
@@ -165,19 +169,21 @@ static void scan_lines(struct scan *s, const char *buf, size_t len)
 		const char *p = buf + pos;
 		size_t n = end - pos;
 
-		if (line_matches(s, p, n)) {
+		if (line_matches(s, p, n && p[n - 1] == '\r' ? n - 1 : n)) {
 			int i;
-			for (i = 0; i < s->before.n; i++) {
+			for (i = 0; listing && i < s->before.n; i++) {
 				struct hit *b = &s->before.v[(s->before.head + i) % s->before.cap];
 				if (b->line > s->last_out)
 					hits_add(s->h, b->line, b->text, b->len, 1);
 			}
 			s->before.n = 0;
-			hits_add(s->h, s->line, p, n, 0);
+			if (listing)
+				hits_add(s->h, s->line, p, n, 0);
 			s->h->count++;
 			s->last_out = s->line;
 			s->after_left = o->after;
-			if (s->g->per_file && s->h->count >= s->g->per_file)
+			if (o->files_with_matches ||
+			    (s->g->per_file && s->h->count >= s->g->per_file))
 				s->done = 1;
 		} else if (s->after_left > 0) {
 			hits_add(s->h, s->line, p, n, 1);
@@ -365,7 +371,7 @@ static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
 				continue; /* a line longer than the buffer: grow */
 			done_len = (size_t)(nl - buf) + 1;
 		}
-		if (o->before || o->after)
+		if (o->before || o->after || memchr(buf, '\r', done_len))
 			scan_lines(&s, buf, done_len);
 		else
 			scan_block(&s, buf, done_len);

@@ -407,18 +407,14 @@ int json_parse(struct arena *a, const char *s, size_t n, struct json_val *out,
 
 const struct json_val *json_get(const struct json_val *obj, const char *key)
 {
-	const struct json_val *fold = NULL;
 	size_t i, kl = strlen(key);
 
 	if (!obj || obj->type != JSON_OBJ)
 		return NULL;
-	for (i = obj->len; i-- > 0;) {
-		if (obj->key_lens[i] != kl)
-			continue;
-		if (!memcmp(obj->keys[i], key, kl))
+	/* Go fills the field once per matching key, in order: the last
+	 * member whose name matches case-insensitively wins. */
+	for (i = obj->len; i-- > 0;)
+		if (obj->key_lens[i] == kl && !strncasecmp(obj->keys[i], key, kl))
 			return &obj->items[i];
-		if (!fold && !strncasecmp(obj->keys[i], key, kl))
-			fold = &obj->items[i];
-	}
-	return fold;
+	return NULL;
 }

@@ -53,6 +53,8 @@ char *path_join(struct arena *a, const char *dir, const char *name)
 {
 	char *j;
 
+	if (!*dir && !*name)
+		return arena_strdup(a, "");
 	if (!*dir)
 		return path_clean(a, name);
 	if (!*name)
