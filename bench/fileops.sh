@@ -14,6 +14,10 @@ need hyperfine hyperfine || exit 0
 need jq jq || exit 0
 W=$(bench_wickfs)
 [ -x "$W" ] || { say "fileops: $W not built (make)"; exit 0; }
+# A copy, so that a rebuild during the run cannot change or remove it.
+mkdir -p "$BENCH_OUT/bin"
+cp "$W" "$BENCH_OUT/bin/wickfs.new" && mv -f "$BENCH_OUT/bin/wickfs.new" "$BENCH_OUT/bin/wickfs" || exit 0
+W=$PWD/$BENCH_OUT/bin/wickfs
 REF=${WICKFS_REF:-}
 [ -z "$REF" ] || [ -x "$REF" ] || { say "fileops: WICKFS_REF=$REF is not executable"; REF=; }
 RUNS=${BENCH_RUNS:-300}

@@ -44,9 +44,10 @@ need_file $TIME time || TIME=
 LC_ALL=C
 export LC_ALL
 
-# The wickfs under test is called `wickfs` in every command shown.
+# The wickfs under test is called `wickfs` in every command shown: a copy,
+# so that a rebuild during the run cannot change or remove it.
 mkdir -p "$OUT/bin"
-ln -sf "$W" "$OUT/bin/wickfs"
+cp "$W" "$OUT/bin/wickfs.new" && mv -f "$OUT/bin/wickfs.new" "$OUT/bin/wickfs" || exit 0
 PATH=$OUT/bin:$PATH
 export PATH
 
