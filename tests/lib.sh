@@ -16,6 +16,10 @@
 #   check_match NAME PATTERN ACTUAL  bash pattern match (`[[ == ]]`)
 #   check_true NAME DETAIL CMD...    CMD must succeed
 #   skip NAME REASON
+#   needs_static NAME          false (after a skip line) when WICKFS is the
+#                              sanitizer build, which is dynamic: use it to
+#                              guard checks that copy the binary alone
+#                              into an empty root
 
 : "${WICKFS:?set WICKFS to the wickfs binary}"
 export LC_ALL=C
@@ -32,6 +36,11 @@ _wf_in=$TEST_TMP/.wf.in
 pass() { printf 'ok %s\n' "$1"; }
 fail() { printf 'FAIL %s: %s\n' "$1" "$2"; }
 skip() { printf 'ok %s # skipped: %s\n' "$1" "$2"; }
+needs_static() {
+	[ "${WICKFS_SANITIZED:-0}" = 1 ] || return 0
+	skip "$1" "the sanitizer build is dynamically linked"
+	return 1
+}
 
 # A value quoted for a message, on one line, cut at 400 characters.
 show() {
