@@ -42,3 +42,9 @@ const char *re_error(const struct re *re);
 int re_ngroups(const struct re *re);
 
 #endif
+
+/* Our name shadows the C library's <regex.h> for anyone building with
+ * -Iinclude; define WFS_SYSTEM_REGEX first to get POSIX regcomp too. */
+#ifdef WFS_SYSTEM_REGEX
+#include_next <regex.h>
+#endif
