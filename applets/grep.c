@@ -34,12 +34,54 @@
 #include "applet.h"
 #include "json.h"
 
+struct emitter {
+	struct req *r;
+	size_t n;       /* items written */
+	int mode;       /* 0 matches, 1 files, 2 counts */
+	int flushed;    /* part of the envelope already went to stdout */
+};
+
+/* Each match is rendered as it is found, so the CLI's memory stays
+ * bounded whatever the output size. */
+static int emit(void *arg, const struct wfs_grep_match *m)
+{
+	struct emitter *e = arg;
+	struct buf *out = e->r->out;
+	size_t before;
+
+	if (e->n++)
+		buf_putc(out, ',');
+	if (e->mode == 1) {
+		json_cstr(out, m->file);
+	} else if (e->mode == 2) {
+		buf_puts(out, "{\"file\":");
+		json_cstr(out, m->file);
+		buf_printf(out, ",\"count\":%lld}", m->count);
+	} else {
+		buf_puts(out, "{\"file\":");
+		json_cstr(out, m->file);
+		buf_printf(out, ",\"line\":%lld,\"text\":", m->line);
+		json_str(out, m->text, m->text_len);
+		if (m->context)
+			buf_puts(out, ",\"context\":true");
+		buf_putc(out, '}');
+	}
+	before = out->len;
+	req_flush(e->r);
+	if (out->len < before)
+		e->flushed = 1;
+	return out->oom ? -1 : 0;
+}
+
 int grep_main(struct req *r)
 {
 	struct wfs_grep_opts o = {0};
 	struct wfs_grep_result res;
+	struct emitter em = {r, 0, 0, 0};
 	long long ctx = opt_num(r, "C", 0);
-	size_t i;
+	static const char *const heads[] = {
+		"{\"matches\":[", "{\"files\":[", "{\"counts\":["};
+	size_t base = r->out->len;
 
 	o.pattern = r->argv[0];
 	o.path = r->argc > 1 && r->argv[1][0] ? r->argv[1] : ".";
@@ -63,34 +105,22 @@ int grep_main(struct req *r)
 		return reply_error(r, "grep: --max, -A, -B and -C take a count from 0 (context at most 10000)");
 	if (o.multiline && (o.before || o.after))
 		return reply_error(r, "grep: -U cannot be combined with -A, -B or -C");
-	if (wfs_grep(r->ctx, &o, &res))
-		return reply_ctx_error(r);
+	em.mode = o.files_with_matches ? 1 : o.count ? 2 : 0;
+	o.emit = emit;
+	o.emit_arg = &em;
 	reply_ok_begin(r);
-	if (o.files_with_matches || o.count) {
-		buf_puts(r->out, o.count ? "{\"counts\":[" : "{\"files\":[");
-		for (i = 0; i < res.n; i++) {
-			if (i)
-				buf_putc(r->out, ',');
-			if (o.count) {
-				buf_puts(r->out, "{\"file\":");
-				json_cstr(r->out, res.matches[i].file);
-				buf_printf(r->out, ",\"count\":%lld}", res.matches[i].count);
-			} else {
-				json_cstr(r->out, res.matches[i].file);
-			}
+	buf_puts(r->out, heads[em.mode]);
+	if (wfs_grep(r->ctx, &o, &res)) {
+		if (!em.flushed) {
+			r->out->len = base;
+			return reply_ctx_error(r);
 		}
-	} else {
-		buf_puts(r->out, "{\"matches\":[");
-		for (i = 0; i < res.n; i++) {
-			const struct wfs_grep_match *m = &res.matches[i];
-			buf_puts(r->out, i ? ",{\"file\":" : "{\"file\":");
-			json_cstr(r->out, m->file);
-			buf_printf(r->out, ",\"line\":%lld,\"text\":", m->line);
-			json_str(r->out, m->text, m->text_len);
-			if (m->context)
-				buf_puts(r->out, ",\"context\":true");
-			buf_putc(r->out, '}');
-		}
+		/* Too late for an error envelope: end the data, say why. */
+		buf_puts(r->out, "],\"truncated\":true,\"error\":");
+		json_cstr(r->out, r->ctx->err);
+		buf_putc(r->out, '}');
+		reply_ok_end(r);
+		return 1;
 	}
 	buf_puts(r->out, "],\"truncated\":");
 	json_bool(r->out, res.truncated);

@@ -138,6 +138,7 @@ int main(int argc, char **argv)
 	wfs_ctx_init(&ctx, &arena);
 	memset(&r, 0, sizeof(r));
 	r.in_fd = 0;
+	r.out_stream = 1;
 	r.out = &out;
 	r.err = &err;
 	r.arena = &arena;

@@ -37,6 +37,7 @@ struct req {
 	int in_loaded;
 
 	struct buf *out;   /* stdout: the envelope */
+	int out_stream;    /* CLI: req_flush may write out to fd 1 early */
 	struct buf *err;   /* stderr: diagnostics */
 	struct arena *arena;
 	struct wfs_ctx *ctx;
@@ -71,6 +72,11 @@ int opt_has(const struct req *r, const char *name);
 const char *opt_str(const struct req *r, const char *name);
 long long opt_num(const struct req *r, const char *name, long long dflt);
 int opt_list(const struct req *r, const char *name, const char ***vals);
+
+/* Streaming applets (grep) call this between items: in the CLI it writes
+ * what is buffered to stdout once it is large, so memory stays bounded
+ * however large the output; elsewhere it does nothing. */
+void req_flush(struct req *r);
 
 /* stdin as one buffer (read fully on first use). -1 on read error. */
 int req_stdin(struct req *r, const char **data, size_t *len);

@@ -58,6 +58,7 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 	     int *replacements);
 
 /* grep */
+struct wfs_grep_match;
 struct wfs_grep_opts {
 	const char *pattern;
 	const char *path;      /* default "." */
@@ -68,6 +69,11 @@ struct wfs_grep_opts {
 	int hidden, no_skip, gitignore, gz;
 	const char **include, **exclude;
 	int ninclude, nexclude;
+	/* When set, matches go to emit, in order, as they are found, and
+	 * wfs_grep_result.matches stays empty (n still counts them). A
+	 * non-zero return stops the search. */
+	int (*emit)(void *arg, const struct wfs_grep_match *m);
+	void *emit_arg;
 };
 struct wfs_grep_match {
 	const char *file;

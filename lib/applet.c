@@ -280,6 +280,23 @@ int req_stdin(struct req *r, const char **data, size_t *len)
 	return 0;
 }
 
+void req_flush(struct req *r)
+{
+	size_t off = 0;
+
+	if (!r->out_stream || r->out->len < 256 * 1024)
+		return;
+	while (off < r->out->len) {
+		ssize_t w = write(1, r->out->p + off, r->out->len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break; /* stdout gone: drop, as a closed pipe would */
+		off += (size_t)w;
+	}
+	buf_reset(r->out);
+}
+
 int reply_ok_begin(struct req *r)
 {
 	buf_puts(r->out, "{\"ok\":true,\"data\":");

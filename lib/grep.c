@@ -429,8 +429,23 @@ struct grep_run {
 static int keep_hit(struct grep_run *g, const struct hit *e, const char *file,
 		    long long count)
 {
-	struct wfs_grep_match *m;
+	struct wfs_grep_match *m, one;
 
+	if (g->o->emit) {
+		memset(&one, 0, sizeof(one));
+		one.file = file;
+		one.count = count;
+		if (e) {
+			one.line = e->line;
+			one.text = e->text;
+			one.text_len = e->len;
+			one.context = e->context;
+		}
+		g->res->n++;
+		if (g->o->emit(g->o->emit_arg, &one))
+			g->stop = 1;
+		return 0;
+	}
 	if (g->res->n == g->cap) {
 		size_t nc = g->cap ? g->cap * 2 : 64;
 		struct wfs_grep_match *nm = arena_alloc(g->c->arena, nc * sizeof(*nm));
@@ -472,7 +487,8 @@ static void merge(struct grep_run *g, struct slot *sl)
 		g->stop = 1;
 		return;
 	}
-	file = arena_strdup(g->c->arena, sl->path);
+	/* Streamed matches are written at once: no copy of the name. */
+	file = o->emit ? sl->path : arena_strdup(g->c->arena, sl->path);
 	if (!file) {
 		g->oom = 1;
 		g->stop = 1;
