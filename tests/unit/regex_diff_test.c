@@ -39,7 +39,7 @@ static void atom(char *p, size_t *k, int depth)
 	static const char *lits[] = { "a", "b", "c", "A", "x", "ab", "ba" };
 	static const char *cls[] = { "[ab]", "[^a]", "[a-c]", "[^bc]", "[xA]",
 				     "[[:alpha:]]", "[[:digit:]]" };
-	unsigned r = rnd(10);
+	unsigned r = rnd(10), group = 0;
 
 	if (r < 5)
 		add(p, k, lits[rnd(7)]);
@@ -47,14 +47,19 @@ static void atom(char *p, size_t *k, int depth)
 		add(p, k, ".");
 	else if (r < 8)
 		add(p, k, cls[rnd(7)]);
-	else if (depth < 3) {
+	else if (depth < 2) {
 		add(p, k, "(");
 		gen(p, k, depth + 1);
 		add(p, k, ")");
+		group = 1;
 	} else {
 		add(p, k, "a");
 	}
+	/* musl's TRE gets nested counted repeats of groups wrong: keep
+	 * repeated groups shallow */
 	r = rnd(12);
+	if (group && (depth > 0 || r == 3))
+		return;
 	if (r == 0)
 		add(p, k, "*");
 	else if (r == 1)
