@@ -372,6 +372,30 @@ int dfa_search(struct dfa *d, const struct prog *p, const unsigned char *s,
 	cur = (size_t)si * d->stride;
 	for (;;) {
 		tab = d->tab;
+		while (i + 4 <= end) {
+			int32_t t1, t2, t3;
+
+			t = tab[cur + cls[s[i]]];
+			if (t <= 0)
+				break;
+			t1 = tab[(size_t)t + cls[s[i + 1]]];
+			if (t1 <= 0) {
+				cur = (size_t)t, i += 1;
+				break;
+			}
+			t2 = tab[(size_t)t1 + cls[s[i + 2]]];
+			if (t2 <= 0) {
+				cur = (size_t)t1, i += 2;
+				break;
+			}
+			t3 = tab[(size_t)t2 + cls[s[i + 3]]];
+			if (t3 <= 0) {
+				cur = (size_t)t2, i += 3;
+				break;
+			}
+			cur = (size_t)t3;
+			i += 4;
+		}
 		while (i < end) {
 			t = tab[cur + cls[s[i]]];
 			if (t <= 0)
