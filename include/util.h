@@ -12,6 +12,10 @@ int utf8_valid(const char *s, size_t n);
  * the code point; an invalid sequence gives length 1 and -1. */
 int utf8_decode(const char *s, size_t n, int *cp);
 
+/* memchr, and a count of c in p[0..n): fast on the search's hot path. */
+const char *bytes_find(const char *p, size_t n, char c);
+size_t bytes_count(const char *p, size_t n, char c);
+
 /* Standard base64 with padding. */
 void base64_encode(struct buf *b, const unsigned char *p, size_t n);
 /* Returns the decoded length, or -1 on bad input. out holds n*3/4 bytes. */

@@ -197,9 +197,11 @@ static void scan_lines(struct scan *s, const char *buf, size_t len)
 	}
 }
 
-/* The fast path: search the whole block, then find the line. */
+/* The fast path: search the whole block, then find the line. Lines are
+ * counted only up to each match, and once over the rest of the block. */
 static void scan_block(struct scan *s, const char *buf, size_t len)
 {
+	const struct wfs_grep_opts *o = s->g->o;
 	size_t pos = 0, counted = 0, me;
 
 	while (pos < len && !s->done) {
@@ -217,29 +219,20 @@ static void scan_block(struct scan *s, const char *buf, size_t len)
 		ls = me;
 		while (ls > pos && buf[ls - 1] != '\n')
 			ls--;
-		nl = memchr(buf + me, '\n', len - me);
+		nl = bytes_find(buf + me, len - me, '\n');
 		le = nl ? (size_t)(nl - buf) : len;
-		while ((nl = memchr(buf + counted, '\n', ls - counted))) {
-			s->line++;
-			counted = (size_t)(nl - buf) + 1;
-		}
+		s->line += (long long)bytes_count(buf + counted, ls - counted, '\n');
 		counted = ls;
-		if (!s->g->o->count && !s->g->o->files_with_matches)
+		if (!o->count && !o->files_with_matches)
 			hits_add(s->h, s->line, buf + ls, le - ls, 0);
 		s->h->count++;
-		if (s->g->o->files_with_matches ||
+		if (o->files_with_matches ||
 		    (s->g->per_file && s->h->count >= s->g->per_file))
 			s->done = 1;
 		pos = le + 1;
 	}
-	/* Account for the rest of the block's lines. */
-	if (!s->done) {
-		const char *nl;
-		while (counted < len && (nl = memchr(buf + counted, '\n', len - counted))) {
-			s->line++;
-			counted = (size_t)(nl - buf) + 1;
-		}
-	}
+	if (!s->done)
+		s->line += (long long)bytes_count(buf + counted, len - counted, '\n');
 }
 
 /* Multiline (-U): the whole file, matches may span lines. */
@@ -309,9 +302,9 @@ static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
 	rd.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (rd.fd < 0)
 		return;
+	/* O_NONBLOCK stays: it changes nothing for a regular file. */
 	if (fstat(rd.fd, &st) || !S_ISREG(st.st_mode))
 		goto out;
-	fcntl(rd.fd, F_SETFL, 0);
 	if (o->gz && has_suffix_gz(path)) {
 		rd.gz = gzdopen(rd.fd, "rb");
 		if (!rd.gz)
@@ -354,7 +347,7 @@ static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
 			eof = 1;
 		if (first && k > 0) {
 			first = 0;
-			if (memchr(buf + have, 0, (size_t)k))
+			if (bytes_find(buf + have, (size_t)k, 0))
 				break; /* binary */
 		}
 		have += (size_t)k;
@@ -371,7 +364,7 @@ static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
 				continue; /* a line longer than the buffer: grow */
 			done_len = (size_t)(nl - buf) + 1;
 		}
-		if (o->before || o->after || memchr(buf, '\r', done_len))
+		if (o->before || o->after || bytes_find(buf, done_len, '\r'))
 			scan_lines(&s, buf, done_len);
 		else
 			scan_block(&s, buf, done_len);

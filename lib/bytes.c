@@ -1,0 +1,85 @@
+/* bytes.c - byte scans for the search loop: find and count one byte.
+ *
+ * musl's memchr is a portable word-at-a-time loop; grep calls these on
+ * every block, so they use SSE2 where the target has it (every x86_64)
+ * and a word-at-a-time loop elsewhere.
+ */
+#include <stdint.h>
+#include <string.h>
+#include "util.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#define ONES ((uint64_t)0x0101010101010101ull)
+#define HIGHS ((uint64_t)0x8080808080808080ull)
+
+/* High bit set in each byte of w that equals zero (exact, no carries). */
+static inline uint64_t zero_bytes(uint64_t w)
+{
+	return ~(((w & ~HIGHS) + ~HIGHS) | w | ~HIGHS);
+}
+
+const char *bytes_find(const char *p, size_t n, char c)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	__m128i needle = _mm_set1_epi8(c);
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+		int m = _mm_movemask_epi8(_mm_cmpeq_epi8(v, needle));
+		if (m)
+			return p + i + __builtin_ctz((unsigned)m);
+	}
+#else
+	uint64_t pat = ONES * (unsigned char)c;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w, z;
+		memcpy(&w, p + i, 8);
+		z = zero_bytes(w ^ pat);
+		if (z)
+			return p + i + (__builtin_ctzll(z) >> 3);
+	}
+#endif
+	for (; i < n; i++)
+		if (p[i] == c)
+			return p + i;
+	return NULL;
+}
+
+size_t bytes_count(const char *p, size_t n, char c)
+{
+	size_t i = 0, count = 0;
+#ifdef __SSE2__
+	/* Per-lane counters (cmpeq gives -1 per hit) summed with psadbw
+	 * before any lane can wrap. */
+	__m128i needle = _mm_set1_epi8(c), zero = _mm_setzero_si128();
+
+	while (i + 16 <= n) {
+		__m128i acc = zero, sums;
+		size_t k;
+
+		for (k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, needle));
+		}
+		sums = _mm_sad_epu8(acc, zero);
+		count += (size_t)_mm_cvtsi128_si32(sums) +
+			 (size_t)_mm_extract_epi16(sums, 4);
+	}
+#else
+	uint64_t pat = ONES * (unsigned char)c;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		/* one bit per matching byte, gathered into the top byte */
+		count += (size_t)(((zero_bytes(w ^ pat) >> 7) * ONES) >> 56);
+	}
+#endif
+	for (; i < n; i++)
+		count += p[i] == c;
+	return count;
+}
