@@ -19,7 +19,7 @@
 #include "walk.h"
 
 #define GREP_BLOCK (256 * 1024)
-#define GREP_RING 256
+#define GREP_RING 64
 
 /* ---- matches of one file, in malloc'd memory (workers have no arena) ---- */
 
@@ -36,7 +36,14 @@ struct hits {
 	long long count; /* matching lines */
 	int oom;
 	int limit;       /* the regex engine hit an internal limit */
+	size_t bytes;    /* held in v, roughly */
+	/* Called when bytes grows past GREP_HOLD: hand what is held to the
+	 * output once this file's turn comes, so memory stays bounded. */
+	void (*flush)(struct hits *h, void *arg);
+	void *flush_arg;
 };
+
+#define GREP_HOLD (1u << 20)
 
 static void hits_free(struct hits *h)
 {
@@ -46,6 +53,17 @@ static void hits_free(struct hits *h)
 		free(h->v[i].text);
 	free(h->v);
 	memset(h, 0, sizeof(*h));
+}
+
+/* Drop the held lines but keep the file's count and hooks. */
+static void hits_clear(struct hits *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		free(h->v[i].text);
+	h->n = 0;
+	h->bytes = 0;
 }
 
 static void hits_add(struct hits *h, long long line, const char *s, size_t n,
@@ -77,6 +95,9 @@ static void hits_add(struct hits *h, long long line, const char *s, size_t n,
 	e->line = line;
 	e->context = context;
 	h->n++;
+	h->bytes += n + sizeof(*e) + 16;
+	if (h->flush && h->bytes > GREP_HOLD)
+		h->flush(h, h->flush_arg);
 }
 
 /* ---- searching one file ---- */
@@ -390,10 +411,19 @@ out:
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE };
 
+struct grep_run;
+struct slot;
+struct flush_ref {
+	struct grep_run *g;
+	struct slot *sl;
+};
+
 struct slot {
 	char *path;
 	struct hits h;
 	enum slot_state state;
+	size_t index;      /* the job number */
+	struct flush_ref fl;
 };
 
 struct grep_run {
@@ -508,6 +538,22 @@ static void merge(struct grep_run *g, struct slot *sl)
 	}
 }
 
+/* A running file holds too much: wait for its turn at the head of the
+ * merge order, then emit what it holds (the rest follows when it ends). */
+static void flush_slot(struct hits *h, void *arg)
+{
+	struct flush_ref *f = arg;
+	struct grep_run *g = f->g;
+
+	pthread_mutex_lock(&g->mu);
+	while (g->merged != f->sl->index && !g->stop)
+		pthread_cond_wait(&g->space, &g->mu);
+	if (!g->stop)
+		merge(g, f->sl);
+	hits_clear(h);
+	pthread_mutex_unlock(&g->mu);
+}
+
 static void *worker(void *arg)
 {
 	struct grep_run *g = arg;
@@ -522,8 +568,15 @@ static void *worker(void *arg)
 			pthread_cond_wait(&g->work, &g->mu);
 		if (g->taken == g->queued || g->stop)
 			break;
-		sl = &g->ring[g->taken++ % GREP_RING];
+		sl = &g->ring[g->taken % GREP_RING];
+		sl->index = g->taken++;
 		sl->state = SLOT_RUNNING;
+		if (g->o->emit) {
+			sl->h.flush = flush_slot;
+			sl->h.flush_arg = &sl->fl;
+			sl->fl.g = g;
+			sl->fl.sl = sl;
+		}
 		pthread_mutex_unlock(&g->mu);
 		if (re)
 			grep_file(&g->cfg, re, sl->path, &sl->h, &sc);
@@ -563,6 +616,16 @@ static void drain(struct grep_run *g, int wait)
 		g->merged++;
 		pthread_cond_broadcast(&g->space);
 	}
+}
+
+/* Single-threaded: every file is the head of the order. */
+static void flush_now(struct hits *h, void *arg)
+{
+	struct flush_ref *f = arg;
+
+	if (!f->g->stop)
+		merge(f->g, f->sl);
+	hits_clear(h);
 }
 
 static int include_ok(const struct wfs_grep_opts *o, const struct walk_ent *e)
@@ -614,7 +677,16 @@ static int visit(void *arg, const struct walk_ent *e)
 	if (wfs_expired(g->c))
 		return -1;
 	if (!g->nthreads) {
-		struct slot one = {(char *)e->path, {0}, SLOT_DONE};
+		struct slot one;
+		memset(&one, 0, sizeof(one));
+		one.path = (char *)e->path;
+		one.state = SLOT_DONE;
+		if (g->o->emit) {
+			one.h.flush = flush_now;
+			one.h.flush_arg = &one.fl;
+			one.fl.g = g;
+			one.fl.sl = &one;
+		}
 		grep_file(&g->cfg, g->re, e->path, &one.h, &g->sc);
 		merge(g, &one);
 		hits_free(&one.h);
