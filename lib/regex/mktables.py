@@ -94,20 +94,43 @@ for nm, pred in tables:
     r = ranges(pred)
     index.append((nm, len(allr), len(r)))
     allr.extend(r)
-w("static const uint32_t uni_ranges[%d][2] = {" % len(allr))
+# Each table is a byte stream of LEB128 varint pairs: the gap from the
+# previous range's end (+1) to lo, then hi - lo. Most fit in one byte each,
+# a quarter of the size of plain 32-bit pairs.
+
+
+def varint(v):
+    b = []
+    while True:
+        if v < 0x80:
+            b.append(v)
+            return b
+        b.append(0x80 | (v & 0x7F))
+        v >>= 7
+
+
+stream = []
+offsets = []
+for nm, off, n in index:
+    offsets.append(len(stream))
+    prev = 0
+    for lo, hi in allr[off:off + n]:
+        stream += varint(lo - prev) + varint(hi - lo)
+        prev = hi + 1
+w("static const unsigned char uni_data[%d] = {" % len(stream))
 line = "\t"
-for lo, hi in allr:
-    item = "{0x%x,0x%x}," % (lo, hi)
+for b in stream:
+    item = "%d," % b
     if len(line) + len(item) > 78:
         w(line.rstrip())
         line = "\t"
-    line += item + " "
+    line += item
 w(line.rstrip())
 w("};")
 w("")
 w("const struct re_unitab re_unitabs[] = {")
-for nm, off, n in index:
-    w("\t{ \"%s\", uni_ranges + %d, %d }," % (nm, off, n))
+for (nm, off, n), so in zip(index, offsets):
+    w("\t{ \"%s\", uni_data + %d, %d }," % (nm, so, n))
 w("\t{ 0, 0, 0 },")
 w("};")
 w("")

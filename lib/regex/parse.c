@@ -257,9 +257,23 @@ static int parse_posix(struct parser *p, struct rclass *dst)
 	return -1;
 }
 
+static uint32_t read_varint(const unsigned char **p)
+{
+	uint32_t v = 0;
+	int shift = 0;
+
+	while (**p & 0x80) {
+		v |= (uint32_t)(*(*p)++ & 0x7f) << shift;
+		shift += 7;
+	}
+	return v | (uint32_t)*(*p)++ << shift;
+}
+
 static int unicode_class(const char *name, size_t n, struct rclass *t)
 {
 	const struct re_unitab *u;
+	const unsigned char *d;
+	uint32_t lo, prev;
 	int i;
 
 	if (n == 3 && !memcmp(name, "Any", 3)) {
@@ -269,8 +283,12 @@ static int unicode_class(const char *name, size_t n, struct rclass *t)
 	for (u = re_unitabs; u->name; u++) {
 		if (strlen(u->name) != n || memcmp(u->name, name, n))
 			continue;
-		for (i = 0; i < u->n; i++)
-			cls_add(t, u->r[i][0], u->r[i][1]);
+		for (i = 0, d = u->data, prev = 0; i < u->n; i++) {
+			lo = prev + read_varint(&d);
+			prev = lo + read_varint(&d);
+			cls_add(t, lo, prev);
+			prev++;
+		}
 		return 1;
 	}
 	return 0;

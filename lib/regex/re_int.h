@@ -14,7 +14,7 @@
 /* ---- Unicode tables (unitab.c, generated) ---- */
 struct re_unitab {
 	const char *name;
-	const uint32_t (*r)[2];
+	const unsigned char *data; /* n varint pairs: gap, hi - lo */
 	int n;
 };
 struct re_foldrange {
