@@ -240,6 +240,33 @@ static int parse_str(struct parser *p, const char **out, size_t *outlen)
 	return perr(p, "unterminated string");
 }
 
+/* The value of a validated JSON number. Plain arithmetic instead of
+ * strtod, whose float scanner would be most of this file's code size;
+ * the callers use integers (timeouts, exit codes), which come out exact. */
+static double num_value(const char *s)
+{
+	double v = 0, scale = 1;
+	int neg = *s == '-', eneg = 0;
+	long e = 0;
+
+	s += neg;
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (*s++ - '0');
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			v += (*s - '0') * (scale /= 10);
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		eneg = *s == '-';
+		s += *s == '-' || *s == '+';
+		while (*s >= '0' && *s <= '9' && e < 400)
+			e = e * 10 + (*s++ - '0');
+	}
+	while (e-- > 0)
+		v = eneg ? v / 10 : v * 10;
+	return neg ? -v : v;
+}
+
 static int parse_num(struct parser *p, struct json_val *v)
 {
 	size_t st = p->i;
@@ -274,7 +301,7 @@ static int parse_num(struct parser *p, struct json_val *v)
 	if (!v->str)
 		return perr(p, "out of memory");
 	v->len = p->i - st;
-	v->num = strtod(v->str, NULL);
+	v->num = num_value(v->str);
 	return 0;
 }
 
