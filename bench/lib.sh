@@ -69,7 +69,8 @@ ratio() {
 machine_info() {
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 	mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
-	printf 'Machine: %s CPU(s) (%s), %s RAM, Linux %s. Date: %s.\n' \
+	printf 'Machine: %s CPU(s) (%s), %s RAM, Linux %s, load average %s. Date: %s.\n' \
 		"$(nproc 2>/dev/null)" "${cpu:-unknown CPU}" "${mem:-?}" \
-		"$(uname -r)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		"$(uname -r)" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" \
+		"$(date -u '+%Y-%m-%d %H:%M UTC')"
 }

@@ -15,6 +15,7 @@ md=$O/search.md
 	echo "### Search: wickfs grep and glob against rg, GNU grep, fd, find"
 	echo
 	machine_info
+	echo "Load average when the run started: ${LOAD_AT_START:-?} (at the end: see above)."
 	echo "Corpus: ${CORPUS_DESC:-?}."
 	echo "Versions: $(rg --version 2>/dev/null | head -n 1), $(grep --version | head -n 1)," \
 		"$( (fdfind --version || fd --version) 2>/dev/null | head -n 1)," \
@@ -63,8 +64,12 @@ md=$O/search.md
 		for (i = 1; i <= n; i++) {
 			id = ids[i]
 			if (!(id in verdict)) continue
-			printf "- `%s`: rg %s + %s via symlinks - %s in skipped extensions = %s expected, wickfs %s, grep %s.\n", \
+			printf "- `%s`: rg %s + %s via symlinks - %s in skipped extensions = %s expected, wickfs %s, grep %s", \
 				label[id], count[id, "rg"], sym[id], ext[id], exp_[id], count[id, "wickfs"], count[id, "grep"]
+			if ((id, "ref") in count)
+				printf "; reference %s, wickfs with its defaults %s (time ratio wickfs/reference %s)", \
+					count[id, "ref"], count[id, "wickfs cap"], r(mean[id, "wickfs cap"], mean[id, "ref"])
+			print "."
 		}
 	}' "$O/labels.txt" "$O/checks.txt" "$O/rss.txt" "$O/cells.txt"
 	echo

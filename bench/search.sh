@@ -17,6 +17,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 0
 . bench/lib.sh
 
+LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 QUICK=${BENCH_QUICK:-0}
 [ "${1:-}" = --quick ] && QUICK=1
 RUNS=${BENCH_RUNS:-5}
@@ -262,6 +263,6 @@ glob_pattern glob_h '**/*.h' '**/*.h' "-p -g '**/*.h'" "-path '*.h'"
 
 cd "$REPO" || exit 0
 CORPUS_DESC="$KIND: $NFILES files, $SIZE"
-export CORPUS_DESC QUICK
+export CORPUS_DESC QUICK LOAD_AT_START
 sh bench/report.sh
 exit 0
