@@ -15,7 +15,7 @@ md=$O/search.md
 	echo "### Search: wickfs grep and glob against rg, GNU grep, fd, find"
 	echo
 	machine_info
-	echo "Load average when the run started: ${LOAD_AT_START:-?} (at the end: see above)."
+	echo "Load average when the run started: ${LOAD_AT_START:-?} (the machine line above gives it at the end)."
 	echo "Corpus: ${CORPUS_DESC:-?}."
 	echo "Versions: $(rg --version 2>/dev/null | head -n 1), $(grep --version | head -n 1)," \
 		"$( (fdfind --version || fd --version) 2>/dev/null | head -n 1)," \
