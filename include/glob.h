@@ -13,7 +13,12 @@ int glob_match(const char *pat, const char *name);
  * Returns 1, 0 or -1 like glob_match. */
 int glob_match_path(const char *pat, const char *path);
 
-/* Non-zero when pat needs glob_match_path (has '/', "**" or '{'). */
+/* Non-zero when pat matches relative paths (has '/' or "**"); others
+ * match base names. */
 int glob_is_path_pattern(const char *pat);
+
+/* Match an entry: its relative path for a path pattern, else its base
+ * name (with {a,b} alternation). 1, 0 or -1 like glob_match. */
+int glob_match_entry(const char *pat, const char *rel, const char *name);
 
 #endif

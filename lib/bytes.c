@@ -14,11 +14,13 @@
 #define ONES ((uint64_t)0x0101010101010101ull)
 #define HIGHS ((uint64_t)0x8080808080808080ull)
 
+#ifndef __SSE2__
 /* High bit set in each byte of w that equals zero (exact, no carries). */
 static inline uint64_t zero_bytes(uint64_t w)
 {
 	return ~(((w & ~HIGHS) + ~HIGHS) | w | ~HIGHS);
 }
+#endif
 
 const char *bytes_find(const char *p, size_t n, char c)
 {

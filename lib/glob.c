@@ -138,7 +138,14 @@ int glob_match(const char *pat, const char *name)
 
 int glob_is_path_pattern(const char *pat)
 {
-	return strchr(pat, '/') || strstr(pat, "**") || strchr(pat, '{');
+	return strchr(pat, '/') || strstr(pat, "**");
+}
+
+int glob_match_entry(const char *pat, const char *rel, const char *name)
+{
+	if (glob_is_path_pattern(pat))
+		return glob_match_path(pat, rel);
+	return strchr(pat, '{') ? glob_match_path(pat, name) : glob_match(pat, name);
 }
 
 /* ---- path patterns ---- */

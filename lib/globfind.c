@@ -9,7 +9,6 @@
 struct glob_state {
 	struct wfs_ctx *c;
 	const struct wfs_glob_opts *o;
-	int mode; /* 0 base name, 1 base name with braces, 2 relative path */
 	int collect_all;
 	const char **files;
 	size_t n, cap;
@@ -33,12 +32,7 @@ static int glob_visit(void *arg, const struct walk_ent *e)
 
 	if (!type_ok(g, e))
 		return WALK_CONTINUE;
-	if (g->mode == 2)
-		m = glob_match_path(g->o->pattern, e->depth ? e->rel : e->name);
-	else if (g->mode == 1)
-		m = glob_match_path(g->o->pattern, e->name);
-	else
-		m = glob_match(g->o->pattern, e->name);
+	m = glob_match_entry(g->o->pattern, e->depth ? e->rel : e->name, e->name);
 	if (m <= 0)
 		return WALK_CONTINUE;
 	if (g->n == g->cap) {
@@ -96,10 +90,6 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 
 	g.c = c;
 	g.o = o;
-	if (strchr(o->pattern, '/') || strstr(o->pattern, "**"))
-		g.mode = 2;
-	else if (strchr(o->pattern, '{'))
-		g.mode = 1;
 	if (glob_match_path(o->pattern, "") < 0)
 		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [ or {, or a trailing \\",
 				o->pattern);

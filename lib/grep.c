@@ -633,18 +633,14 @@ static int include_ok(const struct wfs_grep_opts *o, const struct walk_ent *e)
 	int i, any = 0;
 
 	for (i = 0; i < o->nexclude; i++) {
-		const char *p = o->exclude[i];
-		if ((glob_is_path_pattern(p) ? glob_match_path(p, e->rel)
-					     : glob_match(p, e->name)) > 0)
+		if (glob_match_entry(o->exclude[i], e->rel, e->name) > 0)
 			return 0;
 	}
 	if (e->type == WALK_DIR)
 		return 1;
 	for (i = 0; i < o->ninclude; i++) {
-		const char *p = o->include[i];
 		any = 1;
-		if ((glob_is_path_pattern(p) ? glob_match_path(p, e->rel)
-					     : glob_match(p, e->name)) > 0)
+		if (glob_match_entry(o->include[i], e->rel, e->name) > 0)
 			return 1;
 	}
 	return !any;

@@ -200,7 +200,18 @@ int main(void)
 	unit_check_int("glob.is_path[[a-z]?.c]", 0, glob_is_path_pattern("[a-z]?.c") != 0);
 	unit_check_int("glob.is_path[a/b]", 1, glob_is_path_pattern("a/*.go") != 0);
 	unit_check_int("glob.is_path[**]", 1, glob_is_path_pattern("**/*.go") != 0);
-	unit_check_int("glob.is_path[{a,b}]", 1, glob_is_path_pattern("*.{c,h}") != 0);
+	/* PROTOCOL section 4: only '/' and "**" make a path pattern; {a,b}
+	 * alone alternates on the base name. */
+	unit_check_int("glob.is_path[{a,b}]", 0, glob_is_path_pattern("*.{c,h}") != 0);
+	unit_check_int("glob.entry[{a,b} base name in a subdir]", 1,
+		       glob_match_entry("*.{c,h}", "src/deep/x.h", "x.h"));
+	unit_check_int("glob.entry[{a,b} no]", 0,
+		       glob_match_entry("*.{c,h}", "src/x.go", "x.go"));
+	unit_check_int("glob.entry[path pattern uses rel]", 1,
+		       glob_match_entry("src/**/*.h", "src/deep/x.h", "x.h"));
+	unit_check_int("glob.entry[path pattern not base]", 0,
+		       glob_match_entry("*/x.h", "src/deep/x.h", "x.h"));
+	unit_check_int("glob.entry[bad]", -1, glob_match_entry("[x", "a", "a"));
 
 	/* Long names and patterns do not crash or take long. */
 	{
