@@ -1,0 +1,296 @@
+#!/usr/bin/env bash
+# daemon: PROTOCOL.md sections 3 and 4, driven with `wickfs client`.
+. "$(dirname "$0")/lib.sh"
+
+d=$TEST_TMP/daemon
+mkdir -p "$d"
+cd "$d" || exit 1
+
+PIDS=()
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+}
+trap 'cleanup; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+
+procs_matching() {
+	local f
+	for f in /proc/[0-9]*/cmdline; do
+		tr '\0' ' ' 2>/dev/null <"$f" | grep -qF -- "$1" && echo "${f#/proc/}"
+	done | grep -v self
+}
+
+# start_daemon NAME ARGS...: sets DPID and DLOG; fails when not ready.
+start_daemon() {
+	local name=$1 i
+	shift
+	DLOG=$d/$name.log
+	"$WICKFS" daemon "$@" 2>"$DLOG" &
+	DPID=$!
+	PIDS+=("$DPID")
+	for i in $(seq 100); do
+		grep -q "ready:" "$DLOG" 2>/dev/null && return 0
+		kill -0 "$DPID" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# A JSON string literal.
+jstr() {
+	local s=$1
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//$'\n'/\\n}
+	s=${s//$'\t'/\\t}
+	printf '"%s"' "$s"
+}
+
+SOCK=$d/d.sock
+for attempt in 1 2 3 4 5; do
+	PORT=$((20000 + RANDOM % 40000))
+	start_daemon main --listen "127.0.0.1:$PORT" --socket "$SOCK" && break
+	kill "$DPID" 2>/dev/null
+	PORT=
+done
+if [ -z "$PORT" ]; then
+	fail daemon.start "did not start: $(show "$(cat "$DLOG")")"
+	exit 0
+fi
+MAIN=$DPID
+pass daemon.start
+
+cl() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" "$@"; }
+raw() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw "$@"; }
+
+check_match daemon.warns_without_token "*warning: no DAEMON_TOKEN*" "$(cat "$DLOG")"
+check daemon.socket_mode 600 "$(stat -c %a "$SOCK")"
+
+# ---- section 3: the reference protocol ----
+check daemon.ping '{"id":"r1","stdout":"ok\n","stderr":"","exit_code":0}' \
+	"$(raw '{"id":"r1","cmd":"echo ok","workdir":"/","timeout":5}')"
+check daemon.tcp '{"id":"r2","stdout":"ok\n","stderr":"","exit_code":0}' \
+	"$(with_timeout 30 "$WICKFS" client --connect "tcp:127.0.0.1:$PORT" --raw '{"id":"r2","cmd":"echo ok"}')"
+check_match daemon.invalid_json '{"id":"","stdout":"","stderr":"","exit_code":0,"error":"invalid JSON: *"}' \
+	"$(raw '{"id":"x","cmd":')"
+check_match daemon.not_an_object '{"id":"","stdout":"","stderr":"","exit_code":0,"error":"invalid JSON: *"}' \
+	"$(raw '["echo"]')"
+check daemon.empty_command '{"id":"e","stdout":"","stderr":"","exit_code":1,"error":"empty command"}' \
+	"$(raw '{"id":"e","cmd":""}')"
+check daemon.missing_command '{"id":"m","stdout":"","stderr":"","exit_code":1,"error":"empty command"}' \
+	"$(raw '{"id":"m"}')"
+check daemon.bad_workdir "{\"id\":\"w\",\"stdout\":\"\",\"stderr\":\"\",\"exit_code\":1,\"error\":\"chdir $d/nope: no such file or directory\"}" \
+	"$(raw "{\"id\":\"w\",\"cmd\":\"pwd\",\"workdir\":$(jstr "$d/nope")}")"
+check daemon.bad_workdir_fast_path "{\"id\":\"w\",\"stdout\":\"\",\"stderr\":\"\",\"exit_code\":1,\"error\":\"chdir $d/nope: no such file or directory\"}" \
+	"$(raw "{\"id\":\"w\",\"cmd\":\"wickfs ls 'x'\",\"workdir\":$(jstr "$d/nope")}")"
+check daemon.keys_case_insensitive '{"id":"k","stdout":"hi\n","stderr":"","exit_code":0}' \
+	"$(raw '{"ID":"k","Cmd":"echo hi"}')"
+check daemon.exit_code '{"id":"x","stdout":"","stderr":"e\n","exit_code":3}' \
+	"$(raw '{"id":"x","cmd":"echo e >&2; exit 3"}')"
+check daemon.stdin '{"id":"s","stdout":"abc","stderr":"","exit_code":0}' \
+	"$(raw '{"id":"s","cmd":"cat","stdin":"abc"}')"
+check daemon.workdir "{\"id\":\"w\",\"stdout\":\"$d\\n\",\"stderr\":\"\",\"exit_code\":0}" \
+	"$(raw "{\"id\":\"w\",\"cmd\":\"pwd\",\"workdir\":$(jstr "$d")}")"
+check daemon.env_extension '{"id":"v","stdout":"1 2\n","stderr":"","exit_code":0}' \
+	"$(raw '{"id":"v","cmd":"echo $A $B","env":{"A":"1","B":"2"}}')"
+check daemon.signal '{"id":"k","stdout":"","stderr":"","exit_code":-1}' \
+	"$(raw '{"id":"k","cmd":"kill -9 $$"}')"
+
+# Blank lines are skipped; lines are answered in order on a connection,
+# a slow command first.
+printf '\n  \n{"id":"a","cmd":"sleep 0.3; echo a"}\n\n{"id":"b","cmd":"echo b"}\n{"id":"c","cmd":"wickfs ls %s"}\n' "'$d/none'" >"$d/lines"
+out=$(with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/lines")
+check daemon.ordered_and_blank_lines '{"id":"a","stdout":"a\n","stderr":"","exit_code":0}
+{"id":"b","stdout":"b\n","stderr":"","exit_code":0}
+{"id":"c","stdout":"{\"ok\":false,\"error\":\"ls '"$d"'/none: no such file or directory\"}\n","stderr":"","exit_code":1}' "$out"
+# A last line without its newline is still answered.
+printf '{"id":"n","cmd":"echo n"}' >"$d/lines"
+check daemon.last_line_without_newline '{"id":"n","stdout":"n\n","stderr":"","exit_code":0}' \
+	"$(with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/lines")"
+
+# Timeout: the whole group is killed, answered within 3 s, nothing left.
+marker="sleep 30.$$3"
+t0=$(date +%s%N)
+out=$(raw "{\"id\":\"t\",\"cmd\":\"echo before; $marker & $marker\",\"timeout\":1}")
+t1=$(date +%s%N)
+check daemon.timeout '{"id":"t","stdout":"before\n","stderr":"","exit_code":124,"error":"command timed out after 1s"}' "$out"
+ms=$(((t1 - t0) / 1000000))
+check_true daemon.timeout_within_3s "took $ms ms" test "$ms" -lt 3000
+sleep 0.2
+check daemon.timeout_no_process_left "" "$(procs_matching "$marker")"
+
+# ---- the fast path: the same bytes as the spawned command ----
+printf 'hello\n' >"$d/f.txt"
+printf 'alpha\nbeta\n' >"$d/g.txt"
+mkdir -p "$d/tree/sub"
+printf 'x = 1\n' >"$d/tree/a.py"
+printf 'y = 2\n' >"$d/tree/sub/b.py"
+
+# same NAME STDIN ARGS...: client (fast path) against the CLI.
+same() {
+	local name=$1 in=$2 cli_out cli_rc dm_out dm_rc
+	shift 2
+	cli_out=$(printf '%s' "$in" | "$WICKFS" "$@"; echo "rc=$?")
+	dm_out=$(printf '%s' "$in" | cl -i "$@"; echo "rc=$?")
+	check "daemon.fast_path.$name" "$cli_out" "$dm_out"
+}
+same ls "" ls "$d/tree"
+same ls_missing "" ls "$d/none"
+same read "" read "$d/f.txt"
+same read_quote "" read "$d/it's"
+printf 'q\n' >"$d/it's"
+same read_quote2 "" read "$d/it's"
+same write "new content" write "$d/w.txt"
+printf 'one two\n' >"$d/e.txt"
+cli_e=$("$WICKFS" edit "$d/e.txt" <<<'{"old_text":"one","new_text":"1"}')
+printf 'one two\n' >"$d/e.txt"
+dm_e=$(cl -i edit "$d/e.txt" <<<'{"old_text":"one","new_text":"1"}')
+check daemon.fast_path.edit "$cli_e" "$dm_e"
+check daemon.fast_path.edit_file "1 two" "$(cat "$d/e.txt")"
+same grep "" grep 'x|y' "$d/tree"
+same glob "" glob '*.py' "$d/tree"
+same exec "" exec 'echo out; echo err >&2; exit 2'
+same usage "" read
+
+# The fast path against the spawned command itself (double quotes force sh).
+for a in "ls '$d/tree'" "read '$d/f.txt'" "grep 'alpha' '$d'" "glob '*.txt' '$d'" "exec 'echo hi'"; do
+	fast=$(raw "{\"id\":\"f\",\"cmd\":$(jstr "wickfs $a")}")
+	spawned=$(raw "{\"id\":\"f\",\"cmd\":$(jstr "\"$WICKFS\" $a")}")
+	check "daemon.fast_equals_spawned.${a%% *}" "$spawned" "$fast"
+done
+
+# Relative paths resolve against the workdir, in process too.
+check daemon.fast_path_workdir '{"id":"r","stdout":"{\"ok\":true,\"data\":\"hello\\n\"}\n","stderr":"","exit_code":0}' \
+	"$(raw "{\"id\":\"r\",\"cmd\":\"wickfs read 'f.txt'\",\"workdir\":$(jstr "$d")}")"
+check daemon.fast_path_workdir_grep "$(cd "$d" && "$WICKFS" grep y tree)" \
+	"$(cl --workdir "$d" grep y tree)"
+
+# ---- section 4: native form ----
+check daemon.native_read '{"id":"n","ok":true,"data":"hello\n"}' \
+	"$(raw "{\"id\":\"n\",\"op\":\"read\",\"args\":[$(jstr "$d/f.txt")]}")"
+check daemon.native_error "{\"id\":\"n\",\"ok\":false,\"error\":\"read $d/none: no such file or directory\"}" \
+	"$(raw "{\"id\":\"n\",\"op\":\"read\",\"args\":[$(jstr "$d/none")]}")"
+check daemon.native_unknown '{"id":"n","ok":false,"error":"unknown op: daemon"}' \
+	"$(raw '{"id":"n","op":"daemon","args":[]}')"
+check daemon.native_write '{"id":"n","ok":true,"data":{"path":"'"$d"'/nw.txt","bytes_written":3}}' \
+	"$(raw "{\"id\":\"n\",\"op\":\"write\",\"args\":[$(jstr "$d/nw.txt")],\"stdin\":\"abc\"}")"
+check daemon.native_exec '{"id":"n","ok":true,"data":{"stdout":"x\n","stderr":"","exit_code":0}}' \
+	"$(raw '{"id":"n","op":"exec","args":["echo","x"]}')"
+
+# ---- client ----
+cl read "$d/f.txt" >/dev/null
+check daemon.client_exit_ok 0 "$?"
+cl read "$d/none" >/dev/null
+check daemon.client_exit_error 1 "$?"
+
+# ---- many clients ----
+out=$(cl --parallel 1000 read "$d/f.txt" 2>"$d/par.err")
+rc=$?
+check daemon.1000_connections '{"ok":true,"data":"hello\n"} 0' "$out $rc"
+check daemon.1000_connections_all "client: 1000 of 1000 connections answered" "$(cat "$d/par.err")"
+
+# A stuck client (half a line, never finished) does not delay others.
+exec 7<>/dev/tcp/127.0.0.1/"$PORT"
+printf '{"id":"stuck","cmd":"echo' >&7
+check daemon.stuck_client_no_delay '{"id":"p","stdout":"ok\n","stderr":"","exit_code":0}' \
+	"$(raw '{"id":"p","cmd":"echo ok"}')"
+exec 7>&-
+# Disconnect in the middle of a request and while a command runs.
+exec 7<>/dev/tcp/127.0.0.1/"$PORT"
+printf '{"id":"gone","cmd":"sleep 0.3; echo x"}\n{"id":"half","cm' >&7
+exec 7>&-
+sleep 0.5
+check daemon.after_disconnect '{"id":"p","stdout":"ok\n","stderr":"","exit_code":0}' \
+	"$(raw '{"id":"p","cmd":"echo ok"}')"
+
+# No leaked descriptors or zombies after many commands.
+fds_before=$(ls /proc/"$MAIN"/fd | wc -l)
+for i in $(seq 20); do
+	printf '{"id":"%d","cmd":"echo %d | cat"}\n' "$i" "$i"
+	printf '{"id":"%d","cmd":"wickfs read %s"}\n' "$i" "'$d/f.txt'"
+	printf '{"id":"%d","cmd":"sleep 5","timeout":1}\n' "$i" | head -c 0
+done >"$d/many"
+for i in 1 2 3 4 5; do
+	with_timeout 60 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/many" >/dev/null &
+done
+wait
+sleep 0.2
+check daemon.no_fd_leak "$fds_before" "$(ls /proc/"$MAIN"/fd | wc -l)"
+zombies=$(for s in /proc/[0-9]*/stat; do
+	read -r _ _ st pp _ <"$s" 2>/dev/null && [ "$pp" = "$MAIN" ] && [ "$st" = Z ] && echo "$s"
+done)
+check daemon.no_zombies "" "$zombies"
+
+# ---- limits: output cap, line size ----
+start_daemon limits --listen off --socket "$d/l.sock" --max-line 1000 --max-output 100
+rl() { with_timeout 30 "$WICKFS" client --connect "unix:$d/l.sock" --raw "$@"; }
+big=$(head -c 2000 /dev/zero | tr '\0' a)
+out=$(rl "{\"id\":\"big\",\"cmd\":\"echo $big\"}" '{"id":"after","cmd":"echo ok"}')
+check daemon.oversize_line '{"id":"","stdout":"","stderr":"","exit_code":1,"error":"request line exceeds the limit of 1000 bytes"}
+{"id":"after","stdout":"ok\n","stderr":"","exit_code":0}' "$out"
+out=$(rl '{"id":"cap","cmd":"head -c 5000 /dev/zero | tr \\0 b; echo done >&2"}')
+check daemon.output_cap "{\"id\":\"cap\",\"stdout\":\"$(head -c 100 /dev/zero | tr '\0' b)\",\"stderr\":\"done\\n\",\"exit_code\":0,\"stdout_truncated\":true}" "$out"
+kill -TERM "$DPID"
+with_timeout 10 tail --pid="$DPID" -f /dev/null
+wait "$DPID"
+check daemon.limits_exit_0 0 "$?"
+
+# ---- token ----
+DAEMON_TOKEN=s3cret start_daemon token --listen off --socket "$d/t.sock"
+TPID=$DPID
+rt() { with_timeout 30 "$WICKFS" client --connect "unix:$d/t.sock" --raw "$@"; }
+out=$(rt "{\"id\":\"t1\",\"cmd\":\"touch $d/ran1\"}")
+check_match daemon.token_missing '{"id":"t1","stdout":"","stderr":"","exit_code":1,"error":"unauthorized*"}' "$out"
+check_true daemon.token_missing_nothing_ran "command ran" test ! -e "$d/ran1"
+out=$(rt "{\"id\":\"t2\",\"cmd\":\"touch $d/ran2\",\"token\":\"wrong\"}")
+check_match daemon.token_wrong '{"id":"t2",*"error":"unauthorized*"}' "$out"
+check_true daemon.token_wrong_nothing_ran "command ran" test ! -e "$d/ran2"
+out=$(rt "{\"id\":\"t3\",\"op\":\"read\",\"args\":[\"$d/f.txt\"],\"token\":\"s3cre\"}")
+check_match daemon.token_native_refused '{"id":"t3","ok":false,"error":"unauthorized*"}' "$out"
+out=$(rt "{\"id\":\"t4\",\"cmd\":\"touch $d/ran4; echo yes\",\"token\":\"s3cret\"}")
+check daemon.token_accepted '{"id":"t4","stdout":"yes\n","stderr":"","exit_code":0}' "$out"
+out=$(with_timeout 30 "$WICKFS" client --connect "unix:$d/t.sock" --token s3cret read "$d/f.txt")
+check daemon.token_client '{"ok":true,"data":"hello\n"}' "$out"
+check_true daemon.token_no_warning "warned" sh -c "! grep -q 'no DAEMON_TOKEN' '$DLOG'"
+
+# ---- the socket path ----
+printf 'precious\n' >"$d/notsock"
+"$WICKFS" daemon --listen off --socket "$d/notsock" 2>"$d/ns.log" &
+p=$!
+PIDS+=("$p")
+with_timeout 5 tail --pid="$p" -f /dev/null
+wait "$p"
+rc=$?
+check_true daemon.non_socket_refused "exit $rc" test "$rc" -ne 0
+check daemon.non_socket_kept "precious" "$(cat "$d/notsock")"
+"$WICKFS" daemon --listen off --socket "$d/t.sock" 2>"$d/busy.log" &
+p=$!
+PIDS+=("$p")
+with_timeout 5 tail --pid="$p" -f /dev/null
+wait "$p"
+check_match daemon.live_socket_refused "*another daemon is listening*" "$(cat "$d/busy.log")"
+
+# ---- SIGTERM with a command running ----
+marker="sleep 30.$$4"
+with_timeout 30 "$WICKFS" client --connect "unix:$d/t.sock" --raw \
+	"{\"id\":\"run\",\"cmd\":\"$marker\",\"token\":\"s3cret\"}" >"$d/term.out" &
+cpid=$!
+for i in $(seq 100); do
+	[ -n "$(procs_matching "$marker")" ] && break
+	sleep 0.05
+done
+kill -TERM "$TPID"
+with_timeout 10 tail --pid="$TPID" -f /dev/null
+wait "$TPID"
+check daemon.sigterm_exit_0 0 "$?"
+wait "$cpid"
+check_match daemon.sigterm_answered '{"id":"run",*"error":"daemon shutting down*"}' "$(cat "$d/term.out")"
+check_true daemon.sigterm_socket_removed "socket left" test ! -e "$d/t.sock"
+check daemon.sigterm_no_process_left "" "$(procs_matching "$marker")"
+
+kill -TERM "$MAIN"
+with_timeout 10 tail --pid="$MAIN" -f /dev/null
+wait "$MAIN"
+check daemon.main_exit_0 0 "$?"
+check_true daemon.main_socket_removed "socket left" test ! -e "$SOCK"
