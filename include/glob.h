@@ -3,7 +3,7 @@
 #define WFS_GLOB_H
 
 /* Go's filepath.Match: '*' and '?' never match '/', classes [abc] [a-z]
- * [^a], '\\' escapes. Returns 1 on a match, 0 on none, -1 for
+ * [^a], backslash escapes. Returns 1 on a match, 0 on none, -1 for
  * a malformed pattern (as Go's ErrBadPattern). */
 int glob_match(const char *pat, const char *name);
 
