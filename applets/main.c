@@ -53,12 +53,42 @@ static void usage(FILE *f)
 	fprintf(f, "\n");
 }
 
-static int install_links(int argc, char **argv)
+/* Our own path: /proc/self/exe, or (no /proc, as in a bare chroot)
+ * argv[0] made absolute, or found in PATH. */
+static int find_self(const char *argv0, char *out, size_t outlen)
+{
+	const char *path = getenv("PATH");
+	char cwd[PATH_MAX];
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", out, outlen - 1);
+	if (n > 0) {
+		out[n] = 0;
+		return 0;
+	}
+	if (strchr(argv0, '/')) {
+		if (argv0[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+			return -1;
+		n = snprintf(out, outlen, "%s%s%s", argv0[0] == '/' ? "" : cwd,
+			     argv0[0] == '/' ? "" : "/", argv0);
+		return n < 0 || (size_t)n >= outlen ? -1 : access(out, X_OK);
+	}
+	while (path && *path) {
+		size_t len = strcspn(path, ":");
+		n = snprintf(out, outlen, "%.*s/%s", (int)len, len ? path : ".", argv0);
+		if (n > 0 && (size_t)n < outlen && !access(out, X_OK))
+			return 0;
+		path += len + (path[len] == ':');
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+static int install_links(const char *argv0, int argc, char **argv)
 {
 	int symbolic = 0, rc = 0;
 	char self[PATH_MAX], dst[PATH_MAX];
 	const char *dir;
-	ssize_t n;
 	size_t i;
 
 	if (argc > 0 && !strcmp(argv[0], "-s")) {
@@ -71,12 +101,11 @@ static int install_links(int argc, char **argv)
 		return 2;
 	}
 	dir = argv[0];
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0) {
-		fprintf(stderr, "wickfs: cannot find own binary: %s\n", strerror(errno));
+	if (find_self(argv0, self, sizeof(self))) {
+		fprintf(stderr, "wickfs: cannot find own binary (no /proc, and %s is not in PATH): %s\n",
+			argv0, strerror(errno));
 		return 1;
 	}
-	self[n] = 0;
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "wickfs: mkdir %s: %s\n", dir, strerror(errno));
 		return 1;
@@ -122,7 +151,7 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if (!strcmp(argv[1], "--install"))
-			return install_links(argc - 2, argv + 2);
+			return install_links(argv[0], argc - 2, argv + 2);
 		a = applet_find(argv[1]);
 		if (!a) {
 			fprintf(stderr, "wickfs: unknown applet '%s'\n", argv[1]);
