@@ -56,6 +56,7 @@ md=$BENCH_OUT/fileops.md
 	echo "### File operations: whole process (hyperfine -N, $RUNS runs)"
 	echo
 	machine_info
+	wickfs_info "$W"
 	echo
 	echo "| wickfs | mean | peer | mean | wickfs/peer |"
 	echo "|---|---:|---|---:|---:|"

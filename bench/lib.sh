@@ -74,3 +74,11 @@ machine_info() {
 		"$(uname -r)" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" \
 		"$(date -u '+%Y-%m-%d %H:%M UTC')"
 }
+
+# wickfs_info BIN: its version and the commit of the tree it was built from.
+wickfs_info() {
+	printf 'wickfs: %s, built from commit %s (%s bytes).\n' \
+		"$("$1" --version 2>/dev/null | head -n 1)" \
+		"$(git describe --always --dirty 2>/dev/null || echo unknown)" \
+		"$(wc -c <"$1")"
+}

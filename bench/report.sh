@@ -17,6 +17,7 @@ md=$O/search.md
 	machine_info
 	echo "Load average when the run started: ${LOAD_AT_START:-?} (the machine line above gives it at the end)."
 	echo "Corpus: ${CORPUS_DESC:-?}."
+	echo "${WICKFS_INFO:-}"
 	echo "Versions: $(rg --version 2>/dev/null | head -n 1), $(grep --version | head -n 1)," \
 		"$( (fdfind --version || fd --version) 2>/dev/null | head -n 1)," \
 		"$(find --version | head -n 1), $(hyperfine --version)."

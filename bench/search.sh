@@ -263,6 +263,7 @@ glob_pattern glob_h '**/*.h' '**/*.h' "-p -g '**/*.h'" "-path '*.h'"
 
 cd "$REPO" || exit 0
 CORPUS_DESC="$KIND: $NFILES files, $SIZE"
-export CORPUS_DESC QUICK LOAD_AT_START
+WICKFS_INFO=$(wickfs_info "$OUT/bin/wickfs")
+export CORPUS_DESC QUICK LOAD_AT_START WICKFS_INFO
 sh bench/report.sh
 exit 0
