@@ -1,0 +1,140 @@
+#!/bin/sh
+# The aarch64 cross toolchain for `make ARCH=aarch64`, all from Debian's
+# archive, /etc/apt untouched (no dpkg --add-architecture):
+#
+#   gcc-aarch64-linux-gnu, qemu-user-static  apt-get install
+#   build/musl-aarch64/   musl built from Debian's musl source package;
+#                         bin/musl-gcc is its specs wrapper around
+#                         aarch64-linux-gnu-gcc (the Makefile's CC)
+#   build/zlib-aarch64/   static libz.a built with that wrapper
+#
+# Idempotent: a second run checks and does nothing. A lock keeps two runs
+# (make ARCH=aarch64 and tests/t_aarch64.sh) from building at once.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build="$top/build"
+musl="$build/musl-aarch64"
+zdir="$build/zlib-aarch64"
+triple=aarch64-linux-gnu
+pkgs="gcc-$triple qemu-user-static file make"
+
+say() { printf 'cross-aarch64: %s\n' "$*" >&2; }
+
+ready() {
+	[ -x "$musl/bin/musl-gcc" ] && [ -f "$musl/lib/libc.a" ] &&
+		[ -f "$musl/lib/musl-gcc.specs" ] &&
+		[ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]
+}
+
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
+}
+
+missing=""
+for p in $pkgs; do
+	# qemu-user (qemu-aarch64) serves as well as qemu-user-static.
+	[ "$p" = qemu-user-static ] && installed qemu-user && continue
+	installed "$p" || missing="$missing $p"
+done
+if [ -z "$missing" ] && ready; then
+	exit 0
+fi
+
+mkdir -p "$build"
+exec 9>"$build/.cross-aarch64.lock"
+if command -v flock >/dev/null 2>&1; then
+	flock 9
+fi
+
+if [ -n "$missing" ]; then
+	say "installing$missing"
+	sudo=""
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq || true
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+ready && exit 0
+
+start=$(date +%s)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# Debian's source packages through a private source list (the same way as
+# scripts/deps.sh, in a directory of its own so the two never share apt's
+# list lock).
+apt="$build/apt-aarch64"
+fetch() { # PACKAGE: the path of its .orig.tar.* in $apt/src
+	if ! ls "$apt"/src/"$1"_*.orig.tar.* >/dev/null 2>&1; then
+		if [ ! -f "$apt/updated" ]; then
+			mkdir -p "$apt/sources" "$apt/lists/partial" "$apt/src"
+			src=/etc/apt/sources.list.d/debian.sources
+			if [ -f "$src" ]; then
+				sed 's/^Types:.*/Types: deb-src/' "$src" >"$apt/sources/debian.sources"
+			else
+				. /etc/os-release
+				printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\n' \
+					"${VERSION_CODENAME:-bookworm}" >"$apt/sources/debian.sources"
+			fi
+			# shellcheck disable=SC2086
+			apt-get $aptopt update -qq
+			touch "$apt/updated"
+		fi
+		say "fetching the $1 source package"
+		# shellcheck disable=SC2086
+		(cd "$apt/src" && apt-get $aptopt source --download-only -qq "$1")
+	fi
+	f=$(ls "$apt"/src/"$1"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n 1)
+	[ -n "$f" ] || { say "no $1 orig tarball downloaded"; exit 1; }
+	printf '%s\n' "$f"
+}
+aptopt="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$apt/sources
+	-o Dir::State::Lists=$apt/lists -o APT::Sandbox::User=root"
+
+# ---- musl ----
+if ! { [ -x "$musl/bin/musl-gcc" ] && [ -f "$musl/lib/libc.a" ] &&
+	[ -f "$musl/lib/musl-gcc.specs" ]; }; then
+	orig=$(fetch musl)
+	work="$build/musl-aarch64-src"
+	rm -rf "$work" "$musl" && mkdir -p "$work"
+	tar -xf "$orig" -C "$work" --strip-components=1
+	say "building $(basename "$orig") for aarch64"
+	(cd "$work" &&
+		./configure --target=$triple CROSS_COMPILE=$triple- \
+			--prefix="$musl" --disable-shared --enable-wrapper=gcc \
+			>configure.log 2>&1 &&
+		make -j"$jobs" >make.log 2>&1 &&
+		make install >install.log 2>&1) || {
+		say "musl build failed (logs in build/musl-aarch64-src)"
+		exit 1
+	}
+	# The generated wrapper runs ${REALGCC:-aarch64-linux-gnu-gcc}: a
+	# REALGCC meant for the host compiler must not reach it.
+	sed -i 's/\${REALGCC:-\([^}]*\)}/\1/' "$musl/bin/musl-gcc"
+	rm -rf "$work"
+fi
+
+# ---- zlib ----
+if ! { [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; }; then
+	orig=$(ls "$build"/apt/src/zlib_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n 1 || true)
+	[ -n "$orig" ] || orig=$(fetch zlib)
+	work="$build/zlib-aarch64-src"
+	rm -rf "$work" "$zdir" && mkdir -p "$work"
+	tar -xf "$orig" -C "$work" --strip-components=1
+	say "building $(basename "$orig") for aarch64"
+	(cd "$work" &&
+		CHOST=$triple CC="$musl/bin/musl-gcc" CFLAGS="-O2" \
+			AR=$triple-ar RANLIB=$triple-ranlib \
+			./configure --static --prefix="$zdir" >configure.log 2>&1 &&
+		make -j"$jobs" libz.a >make.log 2>&1 &&
+		mkdir -p "$zdir/lib" "$zdir/include" &&
+		cp libz.a "$zdir/lib/" && cp zlib.h zconf.h "$zdir/include/") || {
+		say "zlib build failed (logs in build/zlib-aarch64-src)"
+		exit 1
+	}
+	rm -rf "$work"
+fi
+
+ready || { say "toolchain incomplete"; exit 1; }
+say "ready in $(($(date +%s) - start)) s: build/musl-aarch64, build/zlib-aarch64"
