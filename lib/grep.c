@@ -297,13 +297,13 @@ static int has_suffix_gz(const char *name)
 	return n > 3 && !strcasecmp(name + n - 3, ".gz");
 }
 
-/* Search one file into h. Unreadable, special and binary files give no
- * hits, as the reference skips them. */
 struct scratch { /* a worker's block buffer, reused across files */
 	char *buf;
 	size_t cap;
 };
 
+/* Search one file into h. Unreadable, special and binary files give no
+ * hits, as the reference skips them. */
 static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
 		      struct hits *h, struct scratch *sc)
 {
@@ -311,6 +311,7 @@ static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
 	struct reader rd = {-1, NULL};
 	struct scan s;
 	size_t cap, have = 0;
+	unsigned long long total = 0;
 	struct stat st;
 	char *buf;
 	int first = 1, eof = 0;
@@ -364,7 +365,10 @@ static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
 		k = reader_read(&rd, buf + have, cap - have);
 		if (k < 0)
 			break;
-		if (k == 0)
+		total += (unsigned long long)k;
+		/* Reading the size fstat gave is the end: spare the read that
+		 * would return 0 (a growing file is read as it was). */
+		if (k == 0 || (!rd.gz && total >= (unsigned long long)st.st_size))
 			eof = 1;
 		if (first && k > 0) {
 			first = 0;
