@@ -9,8 +9,10 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 V ?= 0
 
+# ARCH=aarch64: the toolchain scripts/cross-aarch64.sh builds under build/.
 ifeq ($(ARCH),aarch64)
-CC := aarch64-linux-musl-gcc
+CC := build/musl-aarch64/bin/musl-gcc
+AR := aarch64-linux-gnu-ar
 endif
 
 B := build
@@ -71,6 +73,9 @@ help:
 
 deps:
 	$(Q)sh scripts/deps.sh
+ifeq ($(ARCH),aarch64)
+	$(Q)sh scripts/cross-aarch64.sh
+endif
 
 # ---- configuration ----
 KCONF_ENV := KCONFIG_CONFIG=.config
@@ -111,8 +116,15 @@ $(OBJ)/gen/applets.o: $(GEN)/applets.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(OPT) $(CFLAGS) -c -o $@ $<
 
+ifeq ($(ARCH),aarch64)
+.PHONY: cross-aarch64
+cross-aarch64:
+	$(Q)sh scripts/cross-aarch64.sh
+$(LIB_OBJS) $(APPLET_OBJS): | cross-aarch64
+endif
+
 $(OBJ)/libwickfs.a: $(LIB_OBJS)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN): $(GEN)/config.stamp $(APPLET_OBJS) $(OBJ)/libwickfs.a
 	@echo "  LD $@"
