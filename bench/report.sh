@@ -138,7 +138,7 @@ cat "$md"
 grep -q '^"' "$O/search.dat" && { sh bench/chart.sh "$O/search.dat" "$O/search.svg" \
 	"${CORPUS_DESC:-}" ||
 	say "report: no chart"; }
-if [ "${BENCH_SAVE:-0}" = 1 ] && [ "${QUICK:-0}" != 1 ]; then
+if [ "${BENCH_SAVE:-0}" = 1 ] && [ "${QUICK:-0}" != 1 ] && [ -z "${BENCH_CORPUS:-}" ]; then
 	mkdir -p bench/results
 	cp "$md" bench/results/search.md
 	[ -s "$O/search.svg" ] && cp "$O/search.svg" bench/results/search.svg

@@ -166,7 +166,7 @@ run_cell() {
 			set -- --warmup 1 --runs "$RUNS"
 		fi
 		json=$OUT/search-$id-$(printf %s "$tool" | tr -c 'a-zA-Z0-9\n' _).json
-		hyperfine -N "$@" --style basic --output pipe -n "$tool" \
+		hyperfine -N -i "$@" --style basic --output pipe -n "$tool" \
 			--export-json "$json" "$cmd" >>"$OUT/search.log" 2>&1
 		set -- $(hf_stats "$json" "$tool")
 		MEAN=${1:-} SD=${2:-} N=${3:-0}
