@@ -168,6 +168,7 @@ run_cell() {
 		json=$OUT/search-$id-$(printf %s "$tool" | tr -c 'a-zA-Z0-9\n' _).json
 		hyperfine -N -i "$@" --style basic --output pipe -n "$tool" \
 			--export-json "$json" "$cmd" >>"$OUT/search.log" 2>&1
+		# shellcheck disable=SC2046 # split "mean sd runs"
 		set -- $(hf_stats "$json" "$tool")
 		MEAN=${1:-} SD=${2:-} N=${3:-0}
 	fi
