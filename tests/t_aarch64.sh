@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# The aarch64 build (`make ARCH=aarch64`): a static, stripped aarch64
+# binary that, run under qemu-user, prints byte for byte what the x86_64
+# build (WICKFS) prints on the same inputs. The aarch64 side has no SSE2,
+# so this also compares the portable byte scan and regex prefilter paths
+# with the SSE2 ones, on a file big enough to reach them.
+#
+# `make test` builds build/wickfs-aarch64 before tests/run (the cross setup
+# from scratch takes under a minute); run alone, this script runs
+# `make ARCH=aarch64` itself, a no-op when the binary is up to date.
+# WICKFS_TEST_AARCH64=0 skips it.
+. "$(dirname "$0")/lib.sh"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+arm=$top/build/wickfs-aarch64
+
+if [ "${WICKFS_TEST_AARCH64:-1}" = 0 ]; then
+	skip aarch64 "WICKFS_TEST_AARCH64=0"
+	exit 0
+fi
+if [ "${WICKFS_SANITIZED:-0}" = 1 ]; then
+	skip aarch64 "compared with the static x86_64 build in the plain pass"
+	exit 0
+fi
+
+if ! make -C "$top" -s --no-print-directory ARCH=aarch64 >"$TEST_TMP/make.log" 2>&1; then
+	fail aarch64.build "make ARCH=aarch64: $(tail -n 8 "$TEST_TMP/make.log" | tr '\n' ' ' | cut -c1-800)"
+	exit 1
+fi
+pass aarch64.build
+
+desc=$(file -b "$arm" 2>&1)
+check_match aarch64.file.arch "*ARM aarch64*" "$desc"
+check_match aarch64.file.static "*statically linked*" "$desc"
+check_match aarch64.file.stripped "*, stripped*" "$desc"
+
+qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64) || {
+	fail aarch64.qemu "neither qemu-aarch64-static nor qemu-aarch64 (scripts/cross-aarch64.sh installs qemu-user-static)"
+	exit 1
+}
+
+# run BINARY... ARGS: rc, stdout and stderr of one run as one string,
+# stdin from $stdin (default /dev/null).
+stdin=/dev/null
+run() {
+	local o=$TEST_TMP/.o e=$TEST_TMP/.e rc
+	"$@" <"$stdin" >"$o" 2>"$e"
+	rc=$?
+	printf 'rc=%s\n' "$rc"
+	cat "$o"
+	printf '\n-- stderr:\n'
+	cat "$e"
+}
+
+# same NAME ARGS...: both builds, the same result; the x86_64 one a
+# success envelope (same_err: an error envelope), so that two identical
+# failures do not pass as a comparison.
+_same() {
+	local name=$1 want=$2 x a
+	shift 2
+	x=$(run "$WICKFS" "$@"; printf x)
+	a=$(run "$qemu" "$arm" "$@"; printf x)
+	# shellcheck disable=SC2053
+	if [[ $x != rc=?$'\n'$want* ]]; then
+		fail "aarch64.$name" "x86_64 gave $(show "${x%x}")"
+		return
+	fi
+	check "aarch64.$name" "${x%x}" "${a%x}"
+}
+same() { _same "$1" '{"ok":true' "${@:2}"; }
+same_err() { _same "$1" '{"ok":false' "${@:2}"; }
+same_text() { _same "$1" '' "${@:2}"; }
+
+# same_fs NAME FILE SETUP ARGS...: like same for a command that changes
+# FILE; SETUP (a function) restores the inputs before each run, FILE's
+# contents and mode afterwards are compared too.
+same_fs() {
+	local name=$1 file=$2 setup=$3 x a
+	shift 3
+	"$setup"
+	x=$(run "$WICKFS" "$@"; stat -c %a "$file"; cat "$file"; printf x)
+	"$setup"
+	a=$(run "$qemu" "$arm" "$@"; stat -c %a "$file"; cat "$file"; printf x)
+	if [[ $x != rc=0$'\n''{"ok":true'* ]]; then
+		fail "aarch64.$name" "x86_64 gave $(show "${x%x}")"
+		return
+	fi
+	check "aarch64.$name" "${x%x}" "${a%x}"
+}
+
+same_text version --version
+same_text list --list
+
+# ---- the inputs ----
+d=$TEST_TMP/d
+mkdir -p "$d/sub/deep" "$d/.hidden" "$d/node_modules"
+printf 'hello world\nfoo123 bar\nFOO45 baz\nnothing here\n' >"$d/a.txt"
+printf 'package main\n\nfunc Foo() {}\n// TODO: fix ÄPFEL and Straße\n' >"$d/sub/b.go"
+printf "def foo_99():\n    return 'äpfel'  # Ärger\n" >"$d/sub/c.py"
+printf 'deep foo7\n' >"$d/sub/deep/x.txt"
+printf 'hidden foo1\n' >"$d/.hidden/h.txt"
+printf 'module foo2\n' >"$d/node_modules/m.js"
+printf 'one\r\ntwo\r\nthree' >"$d/crlf.txt"
+printf '\x00\x01\x02\xff\xfe binary' >"$d/bin.dat"
+printf 'caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 and bad \xc3(\n' >"$d/utf8.txt"
+printf 'compressed foo77\nplain line\n' | gzip -9n >"$d/z.txt.gz"
+ln -s a.txt "$d/link.txt"
+printf '*.log\n' >"$d/.gitignore"
+printf 'foo in a log\n' >"$d/skip.log"
+# Long lines and many of them, rare hits: the byte scan, newline count,
+# DFA and the literal prefilter on both paths.
+awk 'BEGIN {
+	for (i = 1; i <= 20000; i++) {
+		s = sprintf("%06d alpha beta gamma delta epsilon zeta eta theta iota kappa", i)
+		if (i % 7 == 0) s = s "\tTab_" i
+		if (i % 997 == 0) s = s " Needle_" i " key=VALUE" (i % 10)
+		if (i % 1499 == 0) s = s " nEeDlE_x"
+		if (i % 3001 == 0) { r = ""; for (j = 0; j < 400; j++) r = r "ab"; s = s " " r "Zq" }
+		print s
+	}
+}' >"$d/big.txt"
+cd "$d" || exit 1
+
+# ---- ls, read ----
+same ls.dir ls .
+same ls.sub ls sub
+same ls.abs ls "$d/sub/deep"
+same_err ls.missing ls nope
+same read.text read a.txt
+same read.crlf read crlf.txt
+same read.binary read bin.dat
+same read.utf8 read utf8.txt
+same read.gz read z.txt.gz
+same read.symlink read link.txt
+same read.big read big.txt
+same_err read.missing read nope.txt
+same_err read.dir read sub
+
+# ---- grep ----
+same grep.literal grep foo
+same grep.class_i grep -i '[a-f]oo\d+' .
+same grep.class_posix grep '[[:upper:]]{3}\d{2}'
+same grep.unicode_i grep -i 'äpfel|STRASSE|straße'
+same grep.unicode_class grep '\p{Lu}\p{Ll}+' sub
+same grep.word grep -w foo .
+same grep.fixed grep -F 'a.txt' .
+same grep.context grep -C 1 bar
+same grep.files grep -l foo
+same grep.count grep -c -i 'o\b'
+same grep.hidden_noskip grep --hidden --no-skip 'foo\d'
+same grep.gitignore grep --gitignore foo
+same grep.gz grep -z 'compressed|plain'
+same grep.multiline grep -U 'one\r?\ntwo' crlf.txt
+same grep.include grep --include '*.go' --include '*.py' -i 'todo|def'
+same grep.big_rare grep --max 0 'Needle_\d+ key=VALUE[0-4]' big.txt
+same grep.big_rare_i grep --max 0 -i 'needle_x' big.txt
+same grep.big_count grep -c 'Tab_\d*7$' big.txt
+same grep.big_long grep --max 0 '(ab){300}Zq' big.txt
+same grep.big_class_i grep --max 0 -i '[a-l]{2}ue[0-9]$' big.txt
+same grep.big_fixed_i grep --max 0 -F -i 'VALUE7' big.txt
+same grep.big_none grep --max 0 'omega' big.txt
+same grep.big_truncated grep 'a' big.txt
+same_err grep.bad_regex grep '(' .
+
+# ---- glob ----
+same glob.txt glob '*.txt'
+same glob.alternation glob '**/*.{go,py}'
+same glob.class glob '[a-c].*'
+same glob.hidden glob --hidden --no-skip '*'
+same glob.type_l glob --type l '*'
+same glob.max glob --max 2 '*'
+same glob.gitignore glob --gitignore '*'
+
+# ---- write, edit ----
+w=$TEST_TMP/w
+reset_w() { rm -rf "$w"; }
+stdin=$TEST_TMP/content
+printf 'new content: ä € 😀\nline 2\n' >"$stdin"
+same_fs write.new "$w/new/dir/f.txt" reset_w write "$w/new/dir/f.txt"
+mk_w() { rm -rf "$w" && mkdir -p "$w" && printf 'old\n' >"$w/f.txt" && chmod 640 "$w/f.txt"; }
+same_fs write.replace "$w/f.txt" mk_w write "$w/f.txt"
+
+e=$TEST_TMP/e.txt
+mk_e() { printf 'foo one\r\nbar foo\r\nfoo end' >"$e"; }
+printf '{"old_text":"foo","new_text":"qüx"}' >"$stdin"
+same_fs edit.first "$e" mk_e edit "$e"
+same_fs edit.all "$e" mk_e edit --all "$e"
+mk_e
+same_err edit.unique edit --unique "$e"
+printf '{"old_text":"absent","new_text":"x"}' >"$stdin"
+same_err edit.absent edit "$e"
+stdin=/dev/null
+
+# ---- exec ----
+same exec.echo exec echo hi
+same exec.shell exec 'echo out; echo err >&2; exit 3'
+same exec.cwd exec --cwd sub ls
+same exec.cap exec --max-output 5 'printf 0123456789'
