@@ -135,6 +135,8 @@ test:
 	$(Q)sh scripts/deps.sh
 	$(Q)test -f .config || $(MAKE) --no-print-directory defconfig
 	$(Q)$(MAKE) --no-print-directory all
+	$(Q)[ "$${WICKFS_TEST_AARCH64:-1}" = 0 ] || $(MAKE) --no-print-directory ARCH=aarch64 all || \
+		echo "make test: make ARCH=aarch64 failed; tests/t_aarch64.sh reports it" >&2
 	$(Q)sh tests/run
 
 demo:
