@@ -65,14 +65,22 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # scripts/deps.sh, in a directory of its own so the two never share apt's
 # list lock).
 apt="$build/apt-aarch64"
+orig_in() { # DIR PACKAGE: its .orig.tar.* in DIR, or nothing
+	for f in "$1/$2"_*.orig.tar.*; do
+		case $f in *.asc) continue ;; esac
+		[ -f "$f" ] && printf '%s\n' "$f" && return 0
+	done
+	return 0
+}
 fetch() { # PACKAGE: the path of its .orig.tar.* in $apt/src
-	if ! ls "$apt"/src/"$1"_*.orig.tar.* >/dev/null 2>&1; then
+	if [ -z "$(orig_in "$apt/src" "$1")" ]; then
 		if [ ! -f "$apt/updated" ]; then
 			mkdir -p "$apt/sources" "$apt/lists/partial" "$apt/src"
 			src=/etc/apt/sources.list.d/debian.sources
 			if [ -f "$src" ]; then
 				sed 's/^Types:.*/Types: deb-src/' "$src" >"$apt/sources/debian.sources"
 			else
+				# shellcheck disable=SC1091
 				. /etc/os-release
 				printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\n' \
 					"${VERSION_CODENAME:-bookworm}" >"$apt/sources/debian.sources"
@@ -85,7 +93,7 @@ fetch() { # PACKAGE: the path of its .orig.tar.* in $apt/src
 		# shellcheck disable=SC2086
 		(cd "$apt/src" && apt-get $aptopt source --download-only -qq "$1")
 	fi
-	f=$(ls "$apt"/src/"$1"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n 1)
+	f=$(orig_in "$apt/src" "$1")
 	[ -n "$f" ] || { say "no $1 orig tarball downloaded"; exit 1; }
 	printf '%s\n' "$f"
 }
@@ -111,13 +119,15 @@ if ! { [ -x "$musl/bin/musl-gcc" ] && [ -f "$musl/lib/libc.a" ] &&
 	}
 	# The generated wrapper runs ${REALGCC:-aarch64-linux-gnu-gcc}: a
 	# REALGCC meant for the host compiler must not reach it.
+	# shellcheck disable=SC2016
 	sed -i 's/\${REALGCC:-\([^}]*\)}/\1/' "$musl/bin/musl-gcc"
 	rm -rf "$work"
 fi
 
 # ---- zlib ----
 if ! { [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; }; then
-	orig=$(ls "$build"/apt/src/zlib_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n 1 || true)
+	# scripts/deps.sh's download when there is one.
+	orig=$(orig_in "$build/apt/src" zlib)
 	[ -n "$orig" ] || orig=$(fetch zlib)
 	work="$build/zlib-aarch64-src"
 	rm -rf "$work" "$zdir" && mkdir -p "$work"
