@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
-#include <emmintrin.h>
+#include <cpuid.h>
+#include <tmmintrin.h>
 #endif
 #include "re_int.h"
 
@@ -129,38 +130,115 @@ static void walk(struct walk *w, const struct node *n)
 	}
 }
 
-void pf_extract(const struct ast *a, struct lit *lit)
+/* The best literal of n's top-level sequence (len 0: none); *pure is
+ * cleared unless n is exactly that literal. */
+static void best_lit(const struct node *n, struct litbuf *out, int *pure)
 {
 	struct walk w;
-	size_t k;
 
-	memset(lit, 0, sizeof(*lit));
 	memset(&w, 0, sizeof(w));
 	w.pure = 1;
-	walk(&w, a->root);
+	walk(&w, n);
 	keep(&w);
-	if (!w.best.len)
-		return;
+	*out = w.best;
 	/* a truncated literal is still required, but not the whole match */
-	lit->pure = w.pure && w.best.len < RE_MAXLIT;
-	lit->len = w.best.len;
-	memcpy(lit->b, w.best.b, lit->len);
-	memcpy(lit->m, w.best.m, lit->len);
-	lit->i1 = lit->i2 = 0;
-	for (k = 0; k < lit->len; k++) {
-		int rk = byte_rank[lit->b[k]] + (lit->m[k] ? 8 : 0);
+	if (!w.pure || w.best.len >= RE_MAXLIT)
+		*pure = 0;
+}
 
-		if (rk < byte_rank[lit->b[lit->i1]] + (lit->m[lit->i1] ? 8 : 0))
-			lit->i1 = k;
-	}
-	lit->i2 = lit->i1 ? 0 : (lit->len > 1 ? 1 : 0);
-	for (k = 0; k < lit->len; k++) {
-		int rk = byte_rank[lit->b[k]] + (lit->m[k] ? 8 : 0);
+static int add_lit(struct litset *ls, const struct litbuf *b)
+{
+	struct lit *l;
+	size_t k;
 
-		if (k != lit->i1 &&
-		    rk < byte_rank[lit->b[lit->i2]] + (lit->m[lit->i2] ? 8 : 0))
-			lit->i2 = k;
+	if (ls->n == RE_MAXSET)
+		return -1;
+	l = &ls->l[ls->n++];
+	l->len = b->len;
+	memcpy(l->b, b->b, b->len);
+	memcpy(l->m, b->m, b->len);
+	l->i1 = 0;
+	for (k = 0; k < l->len; k++) {
+		int rk = byte_rank[l->b[k]] + (l->m[k] ? 8 : 0);
+
+		if (rk < byte_rank[l->b[l->i1]] + (l->m[l->i1] ? 8 : 0))
+			l->i1 = k;
 	}
+	l->i2 = l->i1 ? 0 : (l->len > 1 ? 1 : 0);
+	for (k = 0; k < l->len; k++) {
+		int rk = byte_rank[l->b[k]] + (l->m[k] ? 8 : 0);
+
+		if (k != l->i1 &&
+		    rk < byte_rank[l->b[l->i2]] + (l->m[l->i2] ? 8 : 0))
+			l->i2 = k;
+	}
+	return 0;
+}
+
+/* One literal of at least 2 bytes per branch of an alternation in n (in
+ * groups, or one item of a sequence); -1 if some branch has none. */
+static int set_of(const struct node *n, struct litset *ls, int *pure)
+{
+	const struct node *k;
+	struct litbuf b;
+	int n0 = ls->n;
+
+	switch (n->type) {
+	case N_GROUP:
+		return set_of(n->kid, ls, pure);
+	case N_CAT:
+		*pure = 0;
+		for (k = n->kid; k; k = k->next)
+			if (!set_of(k, ls, pure))
+				return 0;
+		return -1;
+	case N_ALT:
+		for (k = n->kid; k; k = k->next) {
+			best_lit(k, &b, pure);
+			if (b.len < 2 ? set_of(k, ls, pure) : add_lit(ls, &b)) {
+				ls->n = n0;
+				return -1;
+			}
+		}
+		return 0;
+	}
+	return -1;
+}
+
+void pf_extract(const struct ast *a, struct litset *ls)
+{
+	struct litbuf b;
+	int pure = 1, setpure = 1, j, k, x;
+
+	memset(ls, 0, sizeof(*ls));
+	best_lit(a->root, &b, &pure);
+	if (b.len < 3 && !set_of(a->root, ls, &setpure)) {
+		ls->pure = setpure;
+	} else if (b.len) {
+		add_lit(ls, &b);
+		ls->pure = pure;
+	}
+	/* fingerprints; past a literal's end any byte will do */
+	for (k = 0; k < ls->n; k++)
+		for (j = 0; j < 3; j++)
+			for (x = 0; x < 256; x++)
+				if ((size_t)j >= ls->l[k].len ||
+				    (x | ls->l[k].m[j]) == ls->l[k].b[j])
+					ls->fp[j][x] |= (uint8_t)(1 << (k & 7));
+	for (j = 0; j < 3; j++)
+		for (x = 0; x < 256; x++) {
+			ls->nib[j][0][x & 15] |= ls->fp[j][x];
+			ls->nib[j][1][x >> 4] |= ls->fp[j][x];
+		}
+#ifdef __SSE2__
+	/* cpuid directly: __builtin_cpu_supports costs 4 KB of libgcc */
+	{
+		unsigned eax, ebx, ecx = 0, edx;
+
+		__get_cpuid(1, &eax, &ebx, &ecx, &edx);
+		ls->ssse3 = !!(ecx & bit_SSSE3);
+	}
+#endif
 }
 
 static int verify(const struct lit *l, const unsigned char *p)
@@ -174,8 +252,8 @@ static int verify(const struct lit *l, const unsigned char *p)
 }
 
 /* First occurrence of the literal in s[from..n), or n. */
-size_t pf_find(const struct lit *l, const unsigned char *s, size_t n,
-	       size_t from)
+static size_t lit_find(const struct lit *l, const unsigned char *s, size_t n,
+		       size_t from)
 {
 	size_t pos = from, last, i1 = l->i1, i2 = l->i2;
 	uint8_t c1 = l->b[i1], m1 = l->m[i1], c2 = l->b[i2], m2 = l->m[i2];
@@ -229,5 +307,105 @@ size_t pf_find(const struct lit *l, const unsigned char *s, size_t n,
 		if ((s[pos + i1] | m1) == c1 && (s[pos + i2] | m2) == c2 &&
 		    verify(l, s + pos))
 			return pos;
+	return n;
+}
+
+/* The first literal in the buckets bits that occurs at s[c..n), or -1. */
+static int set_at(const struct litset *ls, unsigned bits,
+		  const unsigned char *s, size_t n, size_t c)
+{
+	int k;
+
+	for (k = 0; k < ls->n; k++)
+		if ((bits >> (k & 7) & 1) && ls->l[k].len <= n - c &&
+		    verify(&ls->l[k], s + c))
+			return k;
+	return -1;
+}
+
+#ifdef __SSE2__
+#define SSSE3 __attribute__((target("ssse3")))
+
+/* Bucket bits allowed by both nibbles of each byte of v. */
+SSSE3 static inline __m128i nibbles(__m128i v, __m128i lo, __m128i hi)
+{
+	const __m128i low = _mm_set1_epi8(15);
+
+	lo = _mm_shuffle_epi8(lo, _mm_and_si128(v, low));
+	hi = _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(v, 4), low));
+	return _mm_and_si128(lo, hi);
+}
+
+/* Teddy: for 16 places at once, AND the bucket bits allowed by the bytes
+ * at offsets 0, 1 and 2, looked up by nibble with pshufb; places left
+ * with a bit are verified. 1 and *pos on a find, else 0 and *pos where
+ * there are fewer than 18 bytes left. */
+SSSE3 static int teddy(const struct litset *ls, const unsigned char *s,
+		       size_t n, size_t *pos, int *lit)
+{
+#define NIB(j, k) _mm_loadu_si128((const void *)ls->nib[j][k])
+	const __m128i lo0 = NIB(0, 0), hi0 = NIB(0, 1), lo1 = NIB(1, 0),
+		      hi1 = NIB(1, 1), lo2 = NIB(2, 0), hi2 = NIB(2, 1);
+	__m128i acc;
+	uint8_t hit[16];
+	unsigned bits, i;
+	size_t p;
+
+	for (p = *pos; p + 18 <= n; p += 16) {
+		const void *q = s + p;
+
+		acc = nibbles(_mm_loadu_si128(q), lo0, hi0);
+		acc = _mm_and_si128(acc, nibbles(_mm_loadu_si128(q + 1),
+						 lo1, hi1));
+		acc = _mm_and_si128(acc, nibbles(_mm_loadu_si128(q + 2),
+						 lo2, hi2));
+		bits = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(acc, _mm_setzero_si128())) ^ 0xffff;
+		if (!bits)
+			continue;
+		_mm_storeu_si128((void *)hit, acc);
+		for (; bits; bits &= bits - 1) {
+			i = (unsigned)__builtin_ctz(bits);
+			*lit = set_at(ls, hit[i], s, n, p + i);
+			if (*lit >= 0) {
+				*pos = p + i;
+				return 1;
+			}
+		}
+	}
+	*pos = p;
+	return 0;
+}
+#endif
+
+/* First place in s[from..n) where a literal occurs, or n. */
+size_t pf_find(const struct litset *ls, const unsigned char *s, size_t n,
+	       size_t from, size_t *len)
+{
+	size_t c = from;
+	unsigned bits;
+	int k = -1;
+
+	*len = ls->l[0].len;
+	if (ls->n == 1)
+		return lit_find(&ls->l[0], s, n, from);
+#ifdef __SSE2__
+	if (ls->ssse3 && teddy(ls, s, n, &c, &k)) {
+		*len = ls->l[k].len;
+		return c;
+	}
+#endif
+	for (; c + 1 < n; c++) {
+		bits = ls->fp[0][s[c]];
+		if (!bits)
+			continue;
+		bits &= ls->fp[1][s[c + 1]];
+		if (c + 2 < n)
+			bits &= ls->fp[2][s[c + 2]];
+		if (bits && (k = set_at(ls, bits, s, n, c)) >= 0) {
+			*len = ls->l[k].len;
+			return c;
+		}
+	}
 	return n;
 }

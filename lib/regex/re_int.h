@@ -185,16 +185,28 @@ int pike_search(struct pike *vm, const struct prog *p, const unsigned char *s,
 
 /* ---- literal prefilter ---- */
 #define RE_MAXLIT 64
+#define RE_MAXSET 16 /* literals in a set, one per alternation branch */
 struct lit {
 	uint8_t b[RE_MAXLIT]; /* bytes; ASCII letters lower case if m is 0x20 */
 	uint8_t m[RE_MAXLIT]; /* OR-ed into input bytes before comparing */
-	size_t len;           /* 0: no required literal */
+	size_t len;
 	size_t i1, i2;        /* the two rarest positions */
-	int pure;             /* the literal is the whole pattern */
 };
-void pf_extract(const struct ast *a, struct lit *lit);
-size_t pf_find(const struct lit *l, const unsigned char *s, size_t n,
-	       size_t from);
+/* Literals of which every match contains one (none if n is 0). */
+struct litset {
+	struct lit l[RE_MAXSET];
+	int n;
+	int pure; /* a match is exactly the first of them found at a place */
+	int ssse3; /* the CPU has pshufb */
+	/* sets: bucket bits (literal k is in bucket k % 8) of the bytes
+	 * allowed at offsets 0..2 of a literal, whole and in nibbles */
+	uint8_t fp[3][256];
+	uint8_t nib[3][2][16];
+};
+void pf_extract(const struct ast *a, struct litset *ls);
+/* First place in s[from..n) where a literal occurs, or n; *len its size */
+size_t pf_find(const struct litset *ls, const unsigned char *s, size_t n,
+	       size_t from, size_t *len);
 int re_utf8_encode(uint32_t r, uint8_t *b);
 
 /* ---- lazy DFA ---- */

@@ -10,7 +10,7 @@ struct re {
 	struct pike *pike; /* caches, built on first use */
 	struct dfa *dfa;
 	int nodfa;         /* the DFA gave up on this pattern */
-	struct lit pf;     /* a literal every match contains */
+	struct litset pf; /* literals every match contains one of */
 	char err[128];
 };
 
@@ -133,12 +133,12 @@ static int run_dfa(struct re *re, const unsigned char *s, size_t n,
 static int line_search(struct re *re, const unsigned char *s, size_t n,
 		       size_t from, size_t *ms, size_t *me)
 {
-	size_t pos = from, p, ls, le, e, dummy;
+	size_t pos = from, p, ls, le, e, dummy, len;
 	const unsigned char *q;
 	int r;
 
 	for (;;) {
-		p = pf_find(&re->pf, s, n, pos);
+		p = pf_find(&re->pf, s, n, pos, &len);
 		if (p >= n)
 			return 0;
 		ls = p;
@@ -166,7 +166,7 @@ int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 	      size_t *me)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t dummy, e, p;
+	size_t dummy, e, p, len;
 	int r;
 
 	re->err[0] = 0;
@@ -174,19 +174,19 @@ int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 		return 0;
 	if (re->flags & RE_DEBUG_PIKE)
 		return run_pike(re, u, n, from, ms ? ms : &dummy, me);
-	if (re->pf.len) {
+	if (re->pf.n) {
 		if (re->pf.pure) {
-			p = pf_find(&re->pf, u, n, from);
+			p = pf_find(&re->pf, u, n, from, &len);
 			if (p >= n)
 				return 0;
 			if (ms)
 				*ms = p;
-			*me = ms ? p + re->pf.len : p;
+			*me = ms ? p + len : p;
 			return 1;
 		}
 		if (re->flags & RE_LINE)
 			return line_search(re, u, n, from, ms, me);
-		if (pf_find(&re->pf, u, n, from) >= n)
+		if (pf_find(&re->pf, u, n, from, &len) >= n)
 			return 0;
 	}
 	r = run_dfa(re, u, n, from, n, &e);

@@ -173,6 +173,47 @@ static const struct tc tests[] = {
 	{ "(a)|b", 0, "b", 0, 0, 1 },
 	{ "abcd|c", 0, "abcd", 0, 0, 4 },
 	{ "bc|abcd", 0, "abcd", 0, 0, 4 },
+	/* alternations of literals: the multi-literal prefilter */
+	{ "foo|bar_baz|qux\\d+", 0, "xx qux12 bar_baz", 0, 3, 8 },
+	{ "foo|bar_baz|qux\\d+", 0, "xx qux bar_baz", 0, 7, 14 },
+	{ "abcd|bcde", 0, "xabcde", 0, 1, 5 },
+	{ "bcde|abcd", 0, "xabcde", 0, 1, 5 },
+	{ "bcde|abcd", 0, "xabcdbcde", 0, 1, 5 },
+	{ "ab|abc", 0, "xxabc", 0, 2, 4 },
+	{ "abc|ab", 0, "xxabc", 0, 2, 5 },
+	{ "abc|ab", 0, "xxabd", 0, 2, 4 },
+	{ "foo|bar", 0, "bar", 0, 0, 3 },
+	{ "foo|bar", 0, "ba", 0, NO },
+	{ "foo|bar", 0, "foo bar", 1, 4, 7 },
+	{ "foo|bar", 0, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxfoo", 0, 32, 35 },
+	{ "foo|bar", 0, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxfo", 0, NO },
+	{ "foo|bar", 0, "xxxxxxxxxxxxxxfooxxxxxxxxxxxxxxxxxxxx", 0, 14, 17 },
+	{ "foo|bar", 0, "xxxxxxxxxxxxxxxbarxxxxxxxxxxxxxxxxxxx", 0, 15, 18 },
+	{ "foo|bar", 0, "fob bao foa fOo BAR xxxxxxxxxxxxxxxxxxbar", 0, 38, 41 },
+	{ "Foo|BAR", I, "xx fOo bAr", 0, 3, 6 },
+	{ "Foo|BAR", I, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxbAr", 0, 34, 37 },
+	{ "(?i)foo|bar", 0, "xx BAR", 0, 3, 6 },
+	{ "kmalloc|kfree", I, "x KFREE y", 0, 2, 7 },
+	{ "kfree|spin_lock", I, "x \xe2\x84\xaa" "free", 0, 2, 9 },
+	{ "kfree|spin_lock", I, "x \xc5\xbfPIN_LOCK", 0, 2, 12 },
+	{ "alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa", 0,
+	  "xx iota, theta, kappa", 0, 3, 7 },
+	{ "alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa", 0,
+	  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx the thet theta", 0, 40, 45 },
+	{ "alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa", 0,
+	  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx kapp kap zeta", 0, 40, 44 },
+	{ "aa|bb|cc|dd|ee|ff|gg|hh|ii|jj|kk|ll|mm|nn|oo|pp|qq|rr", 0,
+	  "abcdefghijklmnopqrstuvwxyz rr", 0, 27, 29 },
+	{ "foo|\\d+", 0, "xx 42 foo", 0, 3, 5 },
+	{ "foo|b", 0, "xb foo", 0, 1, 2 },
+	{ "foo|", 0, "xfoo", 0, 0, 0 },
+	{ "x(foo|bar)|baz", 0, "xbaz xbar", 0, 1, 4 },
+	{ "\\b(foo|bar)\\b", 0, "foobar barx bar", 0, 12, 15 },
+	{ "(ab|cd)|(ef|gh)", 0, "xxxxxxxxxxxxxxxxxxxxxxxgh", 0, 23, 25 },
+	{ "foo|bar\\d", L, "bar\nfoo", 0, 4, 7 },
+	{ "foo|bar\\d", L, "xxxxxxxxxxxxxxxxxxxxxxxx bar\n7 foo", 0, 31, 34 },
+	{ "fo\\no|bar", L, "fo\no", 0, NO },
+	{ "a|b", F, "xa|b", 0, 1, 4 },
 	/* repetition */
 	{ "a*", 0, "aaab", 0, 0, 3 },
 	{ "a*", 0, "baaa", 0, 0, 0 },
@@ -417,6 +458,57 @@ static void run_one(int idx, const struct tc *t, unsigned extra)
 	re_free(re);
 }
 
+static unsigned rnd(unsigned m)
+{
+	static unsigned long long rng = 7;
+
+	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)(rng >> 33) % m;
+}
+
+/* Random alternations of short literals over a small alphabet against
+ * long random text: the prefilter's answer must be the Pike VM's. */
+static void random_sets(void)
+{
+	static const char alpha[] = "abAB_\n";
+	char pat[128], text[300], err[256];
+	size_t k, n, ms, me, ms2, me2, pos;
+	unsigned fl;
+	int c, j, bad = 0, r, r2;
+	struct re *re, *pike;
+
+	for (c = 0; c < 3000 && !bad; c++) {
+		k = 0;
+		for (j = rnd(12) + 2; j > 0; j--) {
+			for (n = rnd(4) + 2; n > 0; n--)
+				pat[k++] = alpha[rnd(5)];
+			pat[k++] = '|';
+		}
+		pat[--k] = 0;
+		n = rnd(sizeof(text));
+		for (k = 0; k < n; k++)
+			text[k] = alpha[rnd(rnd(2) ? 6 : 3)];
+		fl = (rnd(2) ? RE_ICASE : 0) | (rnd(2) ? RE_LINE : 0);
+		re = re_compile(pat, strlen(pat), fl, err, sizeof(err));
+		pike = re_compile(pat, strlen(pat), fl | RE_DEBUG_PIKE, err,
+				  sizeof(err));
+		for (pos = 0; re && pike && pos <= n && !bad; pos = me2 + 1) {
+			r = re_search(re, text, n, pos, &ms, &me);
+			r2 = re_search(pike, text, n, pos, &ms2, &me2);
+			bad = r != r2 || (r == 1 && (ms != ms2 || me != me2));
+			if (!bad && r == 1 && re_search(re, text, n, pos, NULL,
+							&me) == 1)
+				bad = me < ms2 || me > me2;
+			if (r != 1)
+				break;
+		}
+		re_free(re);
+		re_free(pike);
+	}
+	report(!bad, "re/random-sets", "/%s/%u on \"%.*s\"", pat, fl,
+	       (int)n, text);
+}
+
 static void misc_tests(void)
 {
 	char err[256];
@@ -470,6 +562,7 @@ static void misc_tests(void)
 	}
 	re_free(re);
 	free(big);
+	random_sets();
 }
 
 int main(void)
