@@ -45,11 +45,12 @@ hyperfine -N --warmup 20 --runs "$RUNS" --style basic --output pipe \
 
 mean() { hf_stats "$json" "$1" | cut -d' ' -f1; }
 sd() { hf_stats "$json" "$1" | cut -d' ' -f2; }
+least() { hf_stats "$json" "$1" | cut -d' ' -f4; }
 row() { # row NAME PEER
 	m=$(mean "$1") p=$(mean "$2")
-	printf '| `%s` | %s ± %s | `%s` | %s ± %s | %s |\n' "$1" "$(fmt_ms "$m")" \
+	printf '| `%s` | %s ± %s | `%s` | %s ± %s | %s | %s |\n' "$1" "$(fmt_ms "$m")" \
 		"$(fmt_ms "$(sd "$1")")" "$2" "$(fmt_ms "$p")" "$(fmt_ms "$(sd "$2")")" \
-		"$(ratio "$m" "$p")"
+		"$(ratio "$m" "$p")" "$(ratio "$(least "$1")" "$(least "$2")")"
 }
 md=$BENCH_OUT/fileops.md
 {
@@ -58,8 +59,8 @@ md=$BENCH_OUT/fileops.md
 	machine_info
 	wickfs_info "$W"
 	echo
-	echo "| wickfs | mean | peer | mean | wickfs/peer |"
-	echo "|---|---:|---|---:|---:|"
+	echo "| wickfs | mean | peer | mean | wickfs/peer | by min |"
+	echo "|---|---:|---|---:|---:|---:|"
 	row "wickfs read" "cat"
 	row "wickfs ls" "ls"
 	row "wickfs ls" "ls -l"

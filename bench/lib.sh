@@ -49,10 +49,10 @@ need_file() {
 	return 1
 }
 
-# hf_stats JSON NAME: "mean stddev runs" (seconds) of NAME in a hyperfine export.
+# hf_stats JSON NAME: "mean stddev runs min" (seconds) of NAME in a hyperfine export.
 hf_stats() {
 	jq -r --arg n "$2" '.results[] | select(.command == $n) |
-		"\(.mean) \(.stddev // 0) \(.times | length)"' "$1" 2>/dev/null | head -n 1
+		"\(.mean) \(.stddev // 0) \(.times | length) \(.min)"' "$1" 2>/dev/null | head -n 1
 }
 
 # fmt_s SECONDS / fmt_ms SECONDS: table cells.

@@ -30,7 +30,7 @@ md=$O/search.md
 		if (!($1 in verdict)) next
 		if (!seen[$1]++) ids[++n] = $1
 		if (!tseen[$2]++) tools[++nt] = $2
-		count[$1, $2] = $3; mean[$1, $2] = $4; sd[$1, $2] = $5
+		count[$1, $2] = $3; mean[$1, $2] = $4; sd[$1, $2] = $5; min[$1, $2] = $7
 	}
 	function cell(m, s) {
 		if (m == "") return "-"
@@ -42,8 +42,8 @@ md=$O/search.md
 		if (n == 0) exit
 		hdr = "| pattern |"; sep = "|---|"
 		for (t = 1; t <= nt; t++) { hdr = hdr " " tools[t] " |"; sep = sep "---:|" }
-		hdr = hdr " wickfs/rg | grep/rg | matching lines wickfs / rg / grep | check | peak RSS wickfs / rg |"
-		sep = sep "---:|---:|---:|---|---:|"
+		hdr = hdr " wickfs/rg | grep/rg | wickfs/rg by min | matching lines wickfs / rg / grep | check | peak RSS wickfs / rg |"
+		sep = sep "---:|---:|---:|---:|---|---:|"
 		print hdr; print sep
 		for (i = 1; i <= n; i++) {
 			id = ids[i]
@@ -51,6 +51,7 @@ md=$O/search.md
 			line = "| `" cellesc(label[id]) "` |"
 			for (t = 1; t <= nt; t++) line = line " " cell(mean[id, tools[t]], sd[id, tools[t]]) " |"
 			line = line " " r(mean[id, "wickfs"], mean[id, "rg"]) " | " r(mean[id, "grep"], mean[id, "rg"]) " |"
+			line = line " " r(min[id, "wickfs"], min[id, "rg"]) " |"
 			line = line " " count[id, "wickfs"] " / " count[id, "rg"] " / " count[id, "grep"] " |"
 			line = line " " verdict[id] " |"
 			rw = rssw[id] == "" ? "-" : sprintf("%.1f MiB", rssw[id] / 1024)
@@ -81,7 +82,7 @@ md=$O/search.md
 		if (!($1 in label) || ($1 in isgrep)) next
 		if (!seen[$1]++) ids[++n] = $1
 		if (!tseen[$2]++) tools[++nt] = $2
-		count[$1, $2] = $3; mean[$1, $2] = $4; sd[$1, $2] = $5
+		count[$1, $2] = $3; mean[$1, $2] = $4; sd[$1, $2] = $5; min[$1, $2] = $7
 	}
 	function cell(m, s) {
 		if (m == "") return "-"
@@ -93,15 +94,15 @@ md=$O/search.md
 		if (n == 0) exit
 		hdr = "| glob |"; sep = "|---|"
 		for (t = 1; t <= nt; t++) { hdr = hdr " " tools[t] " |"; sep = sep "---:|" }
-		print hdr " wickfs/fd | find/fd | files wickfs / fd / find | check |"
-		print sep "---:|---:|---:|---|"
+		print hdr " wickfs/fd | find/fd | wickfs/fd by min | files wickfs / fd / find | check |"
+		print sep "---:|---:|---:|---:|---|"
 		for (i = 1; i <= n; i++) {
 			id = ids[i]
 			line = "| `" cellesc(label[id]) "` |"
 			for (t = 1; t <= nt; t++) line = line " " cell(mean[id, tools[t]], sd[id, tools[t]]) " |"
 			ok = (count[id, "wickfs"] == count[id, "fd"] && count[id, "fd"] == count[id, "find"]) ? "ok" : "differs"
 			print line " " r(mean[id, "wickfs"], mean[id, "fd"]) " | " r(mean[id, "find"], mean[id, "fd"]) \
-				" | " count[id, "wickfs"] " / " count[id, "fd"] " / " count[id, "find"] " | " ok " |"
+				" | " r(min[id, "wickfs"], min[id, "fd"]) " | " count[id, "wickfs"] " / " count[id, "fd"] " / " count[id, "find"] " | " ok " |"
 		}
 	}' "$O/labels.txt" "$O/checks.txt" "$O/cells.txt"
 	echo

@@ -136,7 +136,7 @@ say "search: corpus $KIND: $NFILES files, $SIZE"
 # ---- running one cell ----
 
 # run_cell ID NAME KIND CMD: count once (KIND lines|matches|files), then time.
-# Sets COUNT and MEAN; records "ID NAME COUNT MEAN SD RUNS" in cells.txt.
+# Sets COUNT and MEAN; records "ID NAME COUNT MEAN SD RUNS MIN" in cells.txt.
 run_cell() {
 	id=$1 tool=$2 kind=$3 cmd=$4
 	tmp=$OUT/out.tmp
@@ -147,7 +147,7 @@ run_cell() {
 	el=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 	if [ $rc = 124 ]; then
 		say "search: $id/$tool timed out after ${TIMEOUT}s: $cmd"
-		COUNT=timeout MEAN='' SD='' N=0
+		COUNT=timeout MEAN='' SD='' N=0 MIN=
 	else
 		case $kind in
 		lines) COUNT=$(wc -l <"$tmp") ;;
@@ -170,12 +170,12 @@ run_cell() {
 			--export-json "$json" "$cmd" >>"$OUT/search.log" 2>&1
 		# shellcheck disable=SC2046 # split "mean sd runs"
 		set -- $(hf_stats "$json" "$tool")
-		MEAN=${1:-} SD=${2:-} N=${3:-0}
+		MEAN=${1:-} SD=${2:-} N=${3:-0} MIN=${4:-}
 	fi
 	rm -f "$tmp"
 	say "search: $id/$tool: count $COUNT, $(fmt_s "$MEAN") ($N runs," \
 		"first $(awk -v e="$el" 'BEGIN { printf "%.2f", e }') s)"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$tool" "$COUNT" "$MEAN" "$SD" "$N" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$tool" "$COUNT" "$MEAN" "$SD" "$N" "$MIN" \
 		>>"$OUT/cells.txt"
 	printf '%s\t%s\t%s\n' "$id" "$tool" "$cmd" >>"$OUT/commands.txt"
 }
