@@ -7,6 +7,14 @@
  * folding stays in ASCII (not k and s: K and ſ are multi-byte). The scan
  * tests the two rarest bytes of the literal at once, 16 positions at a
  * time with SSE2, then verifies the whole literal.
+ *
+ * An alternation like kmalloc|kfree|spin_lock gives a set of literals,
+ * one per branch, and every match contains one of them. The set is
+ * scanned with Teddy: each literal gets one of 8 buckets, and tables say
+ * which buckets allow each byte at offsets 0, 1 and 2; pshufb looks them
+ * up by nibble for 16 (AVX2: 32) places at once, and places where a
+ * bucket survives all three offsets are verified. Without SSSE3, the same
+ * tables are read a byte at a time.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +213,26 @@ static int set_of(const struct node *n, struct litset *ls, int *pure)
 	return -1;
 }
 
+#ifdef __SSE2__
+/* 1 with SSSE3, 2 with AVX2 too. cpuid directly: __builtin_cpu_supports
+ * costs 4 KB of libgcc in a static binary. */
+static int simd_level(void)
+{
+	unsigned eax, ebx = 0, ecx = 0, edx, level;
+
+	__get_cpuid(1, &eax, &ebx, &ecx, &edx);
+	level = !!(ecx & bit_SSSE3);
+	/* AVX2 also needs the OS to save ymm registers (XCR0) */
+	if ((ecx & bit_OSXSAVE) && __get_cpuid_count(7, 0, &eax, &ebx, &ecx,
+						     &edx) &&
+	    (ebx & bit_AVX2)) {
+		__asm__("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+		level += (eax & 6) == 6;
+	}
+	return (int)level;
+}
+#endif
+
 void pf_extract(const struct ast *a, struct litset *ls)
 {
 	struct litbuf b;
@@ -231,19 +259,7 @@ void pf_extract(const struct ast *a, struct litset *ls)
 			ls->nib[j][1][x >> 4] |= ls->fp[j][x];
 		}
 #ifdef __SSE2__
-	/* cpuid directly: __builtin_cpu_supports costs 4 KB of libgcc */
-	{
-		unsigned a, b = 0, c = 0, d;
-
-		__get_cpuid(1, &a, &b, &c, &d);
-		ls->simd = !!(c & bit_SSSE3);
-		/* AVX2 also needs the OS to save ymm registers (XCR0) */
-		if ((c & bit_OSXSAVE) && __get_cpuid_count(7, 0, &a, &b, &c, &d) &&
-		    (b & bit_AVX2)) {
-			__asm__("xgetbv" : "=a"(a), "=d"(d) : "c"(0));
-			ls->simd += (a & 6) == 6;
-		}
-	}
+	ls->simd = simd_level();
 #endif
 }
 
