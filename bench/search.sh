@@ -78,7 +78,8 @@ linux_corpus() {
 # hidden directory, a vendor directory, a binary file and a skipped extension.
 quick_corpus() {
 	CORPUS=$OUT/synth/tree
-	[ -f "$OUT/synth/.done" ] && return 0
+	# Bump the version when the generator changes, to rebuild old trees.
+	[ "$(cat "$OUT/synth/.done" 2>/dev/null)" = 2 ] && return 0
 	rm -rf "$OUT/synth" && mkdir -p "$CORPUS/.hidden" "$CORPUS/vendor/lib"
 	awk -v root="$CORPUS" 'BEGIN {
 		srand(7)
@@ -110,7 +111,7 @@ quick_corpus() {
 	printf 'EXPORT_SYMBOL_GPL(x);\n' >"$CORPUS/dir0/notes.doc"
 	printf 'EXPORT_SYMBOL_GPL\000binary\n' >"$CORPUS/dir0/blob.bin"
 	ln -s ../dir1/file01.c "$CORPUS/dir0/link.c"
-	touch "$OUT/synth/.done"
+	echo 2 >"$OUT/synth/.done"
 }
 
 if [ -n "${BENCH_CORPUS:-}" ]; then
