@@ -420,14 +420,21 @@ struct slot;
 struct flush_ref {
 	struct grep_run *g;
 	struct slot *sl;
+	int fi;            /* the file's place in its slot */
 };
 
+/* A job: up to GREP_BATCH consecutive files of the walk, so workers and
+ * the walk meet once per batch rather than once per file. */
+#define GREP_BATCH 16
+
 struct slot {
-	char *path;
-	struct hits h;
+	char *paths[GREP_BATCH];
+	struct hits h[GREP_BATCH];
+	struct flush_ref fl[GREP_BATCH];
+	int n;             /* files in the job */
+	int merged_files;  /* files already handed to the output */
 	enum slot_state state;
 	size_t index;      /* the job number */
-	struct flush_ref fl;
 };
 
 struct grep_run {
@@ -441,6 +448,8 @@ struct grep_run {
 	pthread_cond_t work, done, space;
 	struct slot ring[GREP_RING];
 	size_t queued, taken, merged; /* job counters */
+	int idle;              /* workers waiting for a job */
+	int filling;           /* the walk is filling ring[queued] */
 	int finished;          /* no more jobs will be queued */
 	volatile int stop;     /* the cap was reached, or an error */
 	int nthreads;
@@ -498,31 +507,32 @@ static int keep_hit(struct grep_run *g, const struct hit *e, const char *file,
 	return 0;
 }
 
-/* Merge one file's hits in order; sets stop when the cap is reached. */
-static void merge(struct grep_run *g, struct slot *sl)
+/* Hand one file's hits to the output, in order; sets stop when the cap is
+ * reached. */
+static void merge_file(struct grep_run *g, const char *path, struct hits *h)
 {
 	const struct wfs_grep_opts *o = g->o;
 	const char *file;
 	size_t i;
 
-	if (g->stop || (!sl->h.count && !sl->h.n && !sl->h.limit && !sl->h.oom))
+	if (g->stop || (!h->count && !h->n && !h->limit && !h->oom))
 		return;
-	if (sl->h.oom || sl->h.limit) {
-		g->oom = sl->h.oom;
-		if (sl->h.limit && !g->limit_file)
-			g->limit_file = arena_strdup(g->c->arena, sl->path);
+	if (h->oom || h->limit) {
+		g->oom = h->oom;
+		if (h->limit && !g->limit_file)
+			g->limit_file = arena_strdup(g->c->arena, path);
 		g->stop = 1;
 		return;
 	}
 	/* Streamed matches are written at once: no copy of the name. */
-	file = o->emit ? sl->path : arena_strdup(g->c->arena, sl->path);
+	file = o->emit ? path : arena_strdup(g->c->arena, path);
 	if (!file) {
 		g->oom = 1;
 		g->stop = 1;
 		return;
 	}
 	if (o->count || o->files_with_matches) {
-		if (keep_hit(g, NULL, file, sl->h.count))
+		if (keep_hit(g, NULL, file, h->count))
 			g->oom = 1;
 		if (o->max > 0 && (long)g->res->n >= o->max) {
 			g->res->truncated = 1;
@@ -530,20 +540,29 @@ static void merge(struct grep_run *g, struct slot *sl)
 		}
 		return;
 	}
-	for (i = 0; i < sl->h.n && !g->stop; i++) {
-		if (keep_hit(g, &sl->h.v[i], file, 0)) {
+	for (i = 0; i < h->n && !g->stop; i++) {
+		if (keep_hit(g, &h->v[i], file, 0)) {
 			g->oom = 1;
 			g->stop = 1;
 		}
-		if (!sl->h.v[i].context && o->max > 0 && ++g->matched >= o->max) {
+		if (!h->v[i].context && o->max > 0 && ++g->matched >= o->max) {
 			g->res->truncated = 1;
 			g->stop = 1;
 		}
 	}
 }
 
-/* A running file holds too much: wait for its turn at the head of the
- * merge order, then emit what it holds (the rest follows when it ends). */
+/* Merge the slot's files before file number upto (lock held). */
+static void merge_upto(struct grep_run *g, struct slot *sl, int upto)
+{
+	for (; sl->merged_files < upto; sl->merged_files++) {
+		merge_file(g, sl->paths[sl->merged_files], &sl->h[sl->merged_files]);
+		hits_free(&sl->h[sl->merged_files]);
+	}
+}
+
+/* A running file holds too much: wait for its job's turn at the head of
+ * the merge order, then emit what it holds (the rest follows later). */
 static void flush_slot(struct hits *h, void *arg)
 {
 	struct flush_ref *f = arg;
@@ -552,8 +571,10 @@ static void flush_slot(struct hits *h, void *arg)
 	pthread_mutex_lock(&g->mu);
 	while (g->merged != f->sl->index && !g->stop)
 		pthread_cond_wait(&g->space, &g->mu);
-	if (!g->stop)
-		merge(g, f->sl);
+	if (!g->stop) {
+		merge_upto(g, f->sl, f->fi);
+		merge_file(g, f->sl->paths[f->fi], h);
+	}
 	hits_clear(h);
 	pthread_mutex_unlock(&g->mu);
 }
@@ -567,25 +588,32 @@ static void *worker(void *arg)
 	pthread_mutex_lock(&g->mu);
 	for (;;) {
 		struct slot *sl;
+		int i;
 
-		while (g->taken == g->queued && !g->finished && !g->stop)
+		while (g->taken == g->queued && !g->finished && !g->stop) {
+			g->idle++;
 			pthread_cond_wait(&g->work, &g->mu);
+			g->idle--;
+		}
 		if (g->taken == g->queued || g->stop)
 			break;
 		sl = &g->ring[g->taken % GREP_RING];
 		sl->index = g->taken++;
 		sl->state = SLOT_RUNNING;
-		if (g->o->emit) {
-			sl->h.flush = flush_slot;
-			sl->h.flush_arg = &sl->fl;
-			sl->fl.g = g;
-			sl->fl.sl = sl;
-		}
 		pthread_mutex_unlock(&g->mu);
-		if (re)
-			grep_file(&g->cfg, re, sl->path, &sl->h, &sc);
-		else
-			sl->h.oom = 1;
+		for (i = 0; i < sl->n && !g->stop; i++) {
+			if (g->o->emit) {
+				sl->fl[i].g = g;
+				sl->fl[i].sl = sl;
+				sl->fl[i].fi = i;
+				sl->h[i].flush = flush_slot;
+				sl->h[i].flush_arg = &sl->fl[i];
+			}
+			if (re)
+				grep_file(&g->cfg, re, sl->paths[i], &sl->h[i], &sc);
+			else
+				sl->h[i].oom = 1;
+		}
 		pthread_mutex_lock(&g->mu);
 		sl->state = SLOT_DONE;
 		pthread_cond_broadcast(&g->done);
@@ -602,34 +630,40 @@ static void drain(struct grep_run *g, int wait)
 {
 	while (g->merged < g->queued) {
 		struct slot *sl = &g->ring[g->merged % GREP_RING];
+		int i;
 
-		if (sl->state == SLOT_QUEUED && g->stop) {
-			/* never started: nothing to merge */
-		} else if (sl->state != SLOT_DONE) {
+		if (sl->state != SLOT_DONE && !(sl->state == SLOT_QUEUED && g->stop)) {
 			if (!wait)
 				return;
 			pthread_cond_wait(&g->done, &g->mu);
 			continue;
 		}
+		/* A job never started (the search stopped) has nothing. */
 		if (sl->state == SLOT_DONE)
-			merge(g, sl);
-		hits_free(&sl->h);
-		free(sl->path);
-		sl->path = NULL;
+			merge_upto(g, sl, sl->n);
+		for (i = 0; i < sl->n; i++) {
+			hits_free(&sl->h[i]);
+			free(sl->paths[i]);
+			sl->paths[i] = NULL;
+		}
+		sl->n = sl->merged_files = 0;
 		sl->state = SLOT_FREE;
 		g->merged++;
 		pthread_cond_broadcast(&g->space);
 	}
 }
 
-/* Single-threaded: every file is the head of the order. */
-static void flush_now(struct hits *h, void *arg)
+/* Queue the job being filled (lock held). */
+static void publish(struct grep_run *g)
 {
-	struct flush_ref *f = arg;
+	struct slot *sl = &g->ring[g->queued % GREP_RING];
 
-	if (!f->g->stop)
-		merge(f->g, f->sl);
-	hits_clear(h);
+	if (!sl->n)
+		return;
+	sl->state = SLOT_QUEUED;
+	g->queued++;
+	if (g->idle)
+		pthread_cond_signal(&g->work);
 }
 
 static int include_ok(const struct wfs_grep_opts *o, const struct walk_ent *e)
@@ -663,6 +697,16 @@ static int searchable(const struct grep_run *g, const struct walk_ent *e)
 	return 1;
 }
 
+/* Single-threaded: every file is the head of the order. */
+static void flush_now(struct hits *h, void *arg)
+{
+	struct flush_ref *f = arg;
+
+	if (!f->g->stop)
+		merge_file(f->g, f->sl->paths[0], h);
+	hits_clear(h);
+}
+
 static int visit(void *arg, const struct walk_ent *e)
 {
 	struct grep_run *g = arg;
@@ -677,37 +721,47 @@ static int visit(void *arg, const struct walk_ent *e)
 	if (wfs_expired(g->c))
 		return -1;
 	if (!g->nthreads) {
+		struct hits h;
 		struct slot one;
-		memset(&one, 0, sizeof(one));
-		one.path = (char *)e->path;
-		one.state = SLOT_DONE;
+		memset(&h, 0, sizeof(h));
 		if (g->o->emit) {
-			one.h.flush = flush_now;
-			one.h.flush_arg = &one.fl;
-			one.fl.g = g;
-			one.fl.sl = &one;
+			h.flush = flush_now;
+			h.flush_arg = &one.fl[0];
+			one.fl[0].g = g;
+			one.fl[0].sl = &one;
+			one.paths[0] = (char *)e->path;
 		}
-		grep_file(&g->cfg, g->re, e->path, &one.h, &g->sc);
-		merge(g, &one);
-		hits_free(&one.h);
+		grep_file(&g->cfg, g->re, e->path, &h, &g->sc);
+		merge_file(g, e->path, &h);
+		hits_free(&h);
 		return g->stop ? WALK_STOP : WALK_CONTINUE;
 	}
-	pthread_mutex_lock(&g->mu);
-	while (g->queued - g->merged >= GREP_RING && !g->stop) {
-		drain(g, 0);
-		if (g->queued - g->merged >= GREP_RING)
-			pthread_cond_wait(&g->done, &g->mu);
-	}
 	sl = &g->ring[g->queued % GREP_RING];
-	sl->path = strdup(e->path);
-	memset(&sl->h, 0, sizeof(sl->h));
-	sl->state = SLOT_QUEUED;
-	if (!sl->path)
-		sl->h.oom = 1;
-	g->queued++;
-	pthread_cond_signal(&g->work);
-	drain(g, 0);
-	pthread_mutex_unlock(&g->mu);
+	if (!g->filling) {
+		/* A new job: wait until its place in the ring is free. */
+		pthread_mutex_lock(&g->mu);
+		while (g->queued - g->merged >= GREP_RING && !g->stop) {
+			drain(g, 0);
+			if (g->queued - g->merged >= GREP_RING)
+				pthread_cond_wait(&g->done, &g->mu);
+		}
+		pthread_mutex_unlock(&g->mu);
+		if (g->stop)
+			return WALK_STOP;
+		memset(sl->h, 0, sizeof(sl->h));
+		sl->n = sl->merged_files = 0;
+		g->filling = 1;
+	}
+	sl->paths[sl->n] = strdup(e->path);
+	if (!sl->paths[sl->n])
+		sl->h[sl->n].oom = 1;
+	if (++sl->n == GREP_BATCH) {
+		pthread_mutex_lock(&g->mu);
+		g->filling = 0;
+		publish(g);
+		drain(g, 0);
+		pthread_mutex_unlock(&g->mu);
+	}
 	return g->stop ? WALK_STOP : WALK_CONTINUE;
 }
 
@@ -809,6 +863,9 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	pthread_mutex_lock(&g->mu);
 	if (rc)
 		g->stop = 1;
+	if (g->filling)
+		publish(g);
+	g->filling = 0;
 	g->finished = 1;
 	pthread_cond_broadcast(&g->work);
 	drain(g, 1);

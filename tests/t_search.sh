@@ -106,3 +106,19 @@ n=$(WICKFS_THREADS=4 "$WICKFS" grep --max 0 -c 'row' par | grep -o '"count":[0-9
 	cut -d: -f2 | awk '{s += $1} END {print s}')
 want=$(cat par/*/*.txt par/*/sub/*.txt | wc -l)
 check grep_parallel_counts_all "$want" "$n"
+
+# Enough files to wrap the job ring many times over (64 jobs of 16 files).
+mkdir -p wrap
+for d in $(seq 1 40); do
+	mkdir -p "wrap/d$d"
+	for f in $(seq 1 40); do
+		printf 'hit %s %s\nmiss\n' "$d" "$f" >"wrap/d$d/f$f.txt"
+	done
+done
+for max in 0 1500; do
+	one=$(WICKFS_THREADS=1 "$WICKFS" grep --max $max 'hit' wrap | md5sum)
+	four=$(WICKFS_THREADS=4 "$WICKFS" grep --max $max 'hit' wrap | md5sum)
+	check "grep_parallel_ring_wrap_max_$max" "$one" "$four"
+done
+n=$(WICKFS_THREADS=4 "$WICKFS" grep --max 0 -l hit wrap | grep -o '\.txt' | wc -l)
+check grep_parallel_ring_wrap_files 1600 "$n"
