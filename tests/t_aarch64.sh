@@ -3,7 +3,8 @@
 # binary that, run under qemu-user, prints byte for byte what the x86_64
 # build (WICKFS) prints on the same inputs. The aarch64 side has no SSE2,
 # so this also compares the portable byte scan and regex prefilter paths
-# with the SSE2 ones, on a file big enough to reach them.
+# with the SSE2 ones, on a file big enough to reach them. The unit tests
+# (tests/unit) are built for aarch64 too and run under qemu.
 #
 # `make test` builds build/wickfs-aarch64 before tests/run (the cross setup
 # from scratch takes under a minute); run alone, this script runs
@@ -196,3 +197,25 @@ same exec.echo exec echo hi
 same exec.shell exec 'echo out; echo err >&2; exit 3'
 same exec.cwd exec --cwd sub ls
 same exec.cap exec --max-output 5 'printf 0123456789'
+
+# ---- the unit tests, built for aarch64 and run under qemu ----
+cd "$top" || exit 1
+mkdir -p "$TEST_TMP/unit"
+for src in tests/unit/*_test.c; do
+	[ -f "$src" ] || continue
+	n=$(basename "$src" .c)
+	exe=$TEST_TMP/unit/$n
+	if ! build/musl-aarch64/bin/musl-gcc -static -Iinclude -Ibuild/gen \
+		-Ibuild/zlib-aarch64/include -Wall -Wextra -Werror -std=gnu11 \
+		-D_GNU_SOURCE -O1 "$src" build/obj-aarch64/libwickfs.a \
+		build/zlib-aarch64/lib/libz.a -lpthread -o "$exe" >"$exe.log" 2>&1; then
+		fail "aarch64.unit/$n" "does not compile: $(head -c 600 "$exe.log" | tr '\n' ' ')"
+		continue
+	fi
+	timeout -k 5 120 "$qemu" "$exe" </dev/null >"$exe.out" 2>"$exe.err"
+	rc=$?
+	sed "s|^ok |ok aarch64.unit/$n.|; s|^FAIL |FAIL aarch64.unit/$n.|" "$exe.out" | grep -E '^(ok|FAIL) '
+	if [ "$rc" != 0 ] && ! grep -q '^FAIL ' "$exe.out"; then
+		fail "aarch64.unit/$n" "exit status $rc: $(tail -n 3 "$exe.err" | tr '\n' ' ' | cut -c1-300)"
+	fi
+done
