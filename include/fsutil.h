@@ -20,6 +20,9 @@ int fs_read_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
 /* Follow a chain of symlinks to the final target path (which may not
  * exist yet). Returns path itself when it is not a symlink. */
 char *fs_resolve_links(struct wfs_ctx *c, const char *path);
+/* open(2) with O_CLOEXEC straight to the kernel: musl's open() adds an
+ * fcntl for old kernels, one syscall per file in the search loop. */
+int fs_open_raw(const char *path, int flags);
 /* Maximum size read/edit will load (WICKFS_MAX_FILE, default 1 GiB). */
 size_t fs_max_file(void);
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "fsutil.h"
 #include "util.h"
@@ -37,6 +38,14 @@ const char *fs_type_name(mode_t m)
 	if (S_ISLNK(m))
 		return "symlink";
 	return "special file";
+}
+
+int fs_open_raw(const char *path, int flags)
+{
+	long fd = syscall(SYS_openat, AT_FDCWD, path,
+			  flags | O_CLOEXEC | O_LARGEFILE | O_NOCTTY, 0);
+
+	return (int)fd;
 }
 
 size_t fs_max_file(void)

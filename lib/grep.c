@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "fsutil.h"
 #include "glob.h"
 #include "regex.h"
 #include "util.h"
@@ -321,7 +322,7 @@ static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
 	s.re = re;
 	s.h = h;
 	s.line = 1;
-	rd.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	rd.fd = fs_open_raw(path, O_RDONLY | O_NONBLOCK);
 	if (rd.fd < 0)
 		return;
 	/* O_NONBLOCK stays: it changes nothing for a regular file. */

@@ -5,6 +5,8 @@
  * and memory is bounded by the names on the current path.
  */
 #include <dirent.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +15,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "fsutil.h"
 #include "glob.h"
 #include "util.h"
 #include "walk.h"
@@ -61,6 +64,7 @@ struct name_list {
 	char *pool;
 	struct name_ent *ents;
 	size_t n;
+	size_t pcap, cap; /* allocated sizes, kept for reuse */
 };
 
 static int name_cmp(const void *a, const void *b, void *pool)
@@ -87,74 +91,93 @@ static void names_free(struct name_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* The kernel's directory record, as getdents64 returns it. */
+struct kdirent {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
 /* Read a directory's names and types (d_type, or lstat when unknown),
- * sorted by name. */
+ * sorted by name. getdents64 on a raw descriptor: no DIR, no fcntl and
+ * fstat per directory. l's buffers are reused across calls. */
 static int read_names(const char *path, struct name_list *l)
 {
-	size_t pcap = 4096, plen = 0, cap = 64;
-	struct dirent *d;
-	DIR *dir;
+	size_t pcap = l->pcap, plen = 0, cap = l->cap;
+	char dbuf[32768];
+	long k;
 	int fd;
 
-	memset(l, 0, sizeof(*l));
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	l->n = 0;
+	fd = fs_open_raw(path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return -1;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -1;
+	if (!l->pool || !l->ents) {
+		pcap = 4096;
+		cap = 64;
+		l->pool = malloc(pcap);
+		l->ents = malloc(cap * sizeof(*l->ents));
+		if (!l->pool || !l->ents)
+			goto fail;
 	}
-	l->pool = malloc(pcap);
-	l->ents = malloc(cap * sizeof(*l->ents));
-	if (!l->pool || !l->ents)
-		goto fail;
-	while ((d = readdir(dir))) {
-		size_t len = strlen(d->d_name) + 1;
-		unsigned char t;
-		struct stat st;
+	while ((k = syscall(SYS_getdents64, fd, dbuf, sizeof(dbuf))) > 0) {
+		long off;
+		for (off = 0; off < k;) {
+			struct kdirent *d = (struct kdirent *)(dbuf + off);
+			size_t len = strlen(d->name) + 1;
+			unsigned char t;
+			struct stat st;
 
-		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
-			continue;
-		switch (d->d_type) {
-		case DT_REG: t = WALK_FILE; break;
-		case DT_DIR: t = WALK_DIR; break;
-		case DT_LNK: t = WALK_LINK; break;
-		case DT_UNKNOWN:
-			if (fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW))
-				continue; /* vanished: skipped, as the reference */
-			t = (unsigned char)type_of(st.st_mode);
-			break;
-		default: t = WALK_OTHER;
+			off += d->reclen;
+			if (d->name[0] == '.' && (!d->name[1] ||
+			    (d->name[1] == '.' && !d->name[2])))
+				continue;
+			switch (d->type) {
+			case DT_REG: t = WALK_FILE; break;
+			case DT_DIR: t = WALK_DIR; break;
+			case DT_LNK: t = WALK_LINK; break;
+			case DT_UNKNOWN:
+				if (fstatat(fd, d->name, &st, AT_SYMLINK_NOFOLLOW))
+					continue; /* vanished: skipped, as the reference */
+				t = (unsigned char)type_of(st.st_mode);
+				break;
+			default: t = WALK_OTHER;
+			}
+			if (plen + len > pcap) {
+				char *np;
+				while (plen + len > pcap)
+					pcap *= 2;
+				np = realloc(l->pool, pcap);
+				if (!np)
+					goto fail;
+				l->pool = np;
+			}
+			if (l->n == cap) {
+				struct name_ent *ne;
+				cap *= 2;
+				ne = realloc(l->ents, cap * sizeof(*ne));
+				if (!ne)
+					goto fail;
+				l->ents = ne;
+			}
+			memcpy(l->pool + plen, d->name, len);
+			l->ents[l->n].off = plen;
+			l->ents[l->n].type = t;
+			l->n++;
+			plen += len;
 		}
-		if (plen + len > pcap) {
-			char *np;
-			while (plen + len > pcap)
-				pcap *= 2;
-			np = realloc(l->pool, pcap);
-			if (!np)
-				goto fail;
-			l->pool = np;
-		}
-		if (l->n == cap) {
-			struct name_ent *ne;
-			cap *= 2;
-			ne = realloc(l->ents, cap * sizeof(*ne));
-			if (!ne)
-				goto fail;
-			l->ents = ne;
-		}
-		memcpy(l->pool + plen, d->d_name, len);
-		l->ents[l->n].off = plen;
-		l->ents[l->n].type = t;
-		l->n++;
-		plen += len;
 	}
-	closedir(dir);
+	close(fd);
+	l->pcap = pcap;
+	l->cap = cap;
+	if (k < 0)
+		return -1;
 	qsort_r(l->ents, l->n, sizeof(*l->ents), name_cmp, l->pool);
 	return 0;
 fail:
-	closedir(dir);
+	close(fd);
 	names_free(l);
 	errno = ENOMEM;
 	return -1;
@@ -295,6 +318,8 @@ struct walker {
 	void *arg;
 	const char *prefix; /* the cleaned root: "." and "/" are special */
 	struct ignore_set *ign; /* innermost .gitignore in effect */
+	struct name_list *lists; /* one per depth, reused across directories */
+	int nlists;
 };
 
 /* Go's Join(root, rel) for a rel made of plain names. */
@@ -335,18 +360,31 @@ static int walk_dir(struct walker *w, const char *path, const char *rel,
 		    int depth)
 {
 	struct ignore_set *outer = w->ign, *mine = NULL;
-	struct name_list l;
+	struct name_list *lp;
 	size_t i;
 	int rc = WALK_CONTINUE;
 
 	if (wfs_expired(w->c))
 		return -1;
-	if (read_names(path, &l))
+	if (depth >= w->nlists) {
+		int n = w->nlists ? w->nlists * 2 : 16;
+		struct name_list *nl = realloc(w->lists, (size_t)n * sizeof(*nl));
+		if (!nl)
+			return wfs_fail(w->c, "walk %s: out of memory", path);
+		memset(nl + w->nlists, 0, (size_t)(n - w->nlists) * sizeof(*nl));
+		w->lists = nl;
+		w->nlists = n;
+	}
+	lp = &w->lists[depth];
+	if (read_names(path, lp))
 		return WALK_CONTINUE; /* unreadable: skipped, as the reference */
 	if (w->o->gitignore && (mine = ignore_load(path, rel, outer)))
 		w->ign = mine;
-	for (i = 0; i < l.n && rc == WALK_CONTINUE; i++) {
-		const char *name = l.pool + l.ents[i].off;
+	for (i = 0; i < w->lists[depth].n && rc == WALK_CONTINUE; i++) {
+		/* deeper levels may not touch this level's list: lp stays valid
+		 * only by index, since w->lists can move */
+		struct name_list *l = &w->lists[depth];
+		const char *name = l->pool + l->ents[i].off;
 		struct walk_ent e;
 		char *crel = join_rel(rel, name);
 		char *child = crel ? join_root(w, crel) : NULL;
@@ -360,7 +398,7 @@ static int walk_dir(struct walker *w, const char *path, const char *rel,
 		e.path = child;
 		e.rel = crel;
 		e.name = name;
-		e.type = (enum walk_type)l.ents[i].type;
+		e.type = (enum walk_type)l->ents[i].type;
 		e.depth = depth + 1;
 		if (e.type == WALK_DIR && walk_skip_dir(w->o, name))
 			r = WALK_SKIP;
@@ -375,7 +413,6 @@ static int walk_dir(struct walker *w, const char *path, const char *rel,
 		free(child);
 		free(crel);
 	}
-	names_free(&l);
 	w->ign = outer;
 	ignore_free(mine);
 	return rc;
@@ -384,7 +421,7 @@ static int walk_dir(struct walker *w, const char *path, const char *rel,
 int walk(struct wfs_ctx *c, const char *root, const struct walk_opts *o,
 	 walk_fn fn, void *arg)
 {
-	struct walker w = {c, o, fn, arg, NULL, NULL};
+	struct walker w = {c, o, fn, arg, NULL, NULL, NULL, 0};
 	struct walk_ent e;
 	struct stat st;
 	int r;
@@ -409,5 +446,8 @@ int walk(struct wfs_ctx *c, const char *root, const struct walk_opts *o,
 	if (!w.prefix)
 		return wfs_fail(c, "walk %s: out of memory", root);
 	r = walk_dir(&w, w.prefix, "", 0);
+	while (w.nlists > 0)
+		names_free(&w.lists[--w.nlists]);
+	free(w.lists);
 	return r < 0 ? -1 : 0;
 }
