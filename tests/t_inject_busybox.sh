@@ -5,6 +5,7 @@
 # serves a client from inside that root.
 . "$(dirname "$0")/lib.sh"
 
+needs_static inject_busybox || exit 0
 bb=$(command -v busybox || true)
 if [ -z "$bb" ] || ! file -b "$bb" | grep -q 'statically linked'; then
 	skip inject_busybox "no static busybox here (Debian's busybox-static)"
