@@ -7,8 +7,15 @@
 /* One code point of s (at least one byte, even when invalid). */
 static int rune_at(const char *s, int *cp)
 {
-	size_t n = strnlen(s, 4);
-	int len = utf8_decode(s, n ? n : 1, cp);
+	size_t n;
+	int len;
+
+	if ((unsigned char)*s < 0x80) {
+		*cp = (unsigned char)*s;
+		return 1;
+	}
+	n = strnlen(s, 4);
+	len = utf8_decode(s, n, cp);
 
 	if (*cp < 0)
 		*cp = 0xfffd;

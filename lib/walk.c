@@ -192,7 +192,7 @@ struct ignore_rule {
 
 struct ignore_set {
 	struct ignore_set *parent;
-	const char *rel; /* directory of the .gitignore, relative to the root */
+	size_t rel_len;  /* length of its directory's path relative to the root */
 	struct ignore_rule *rules;
 	size_t n;
 	char *text;
@@ -235,7 +235,7 @@ static struct ignore_set *ignore_load(const char *dir, const char *rel,
 	}
 	fclose(f);
 	s->parent = parent;
-	s->rel = rel;
+	s->rel_len = strlen(rel);
 	for (line = s->text; line && *line; line = next) {
 		struct ignore_rule r = {0};
 		size_t len;
@@ -292,7 +292,7 @@ static int ignored(const struct ignore_set *s, const char *rel,
 		   const char *name, int is_dir)
 {
 	for (; s; s = s->parent) {
-		size_t dl = strlen(s->rel);
+		size_t dl = s->rel_len;
 		const char *sub = rel + (dl ? dl + 1 : 0);
 		size_t i;
 
@@ -320,47 +320,34 @@ struct walker {
 	struct ignore_set *ign; /* innermost .gitignore in effect */
 	struct name_list *lists; /* one per depth, reused across directories */
 	int nlists;
+	char *buf;       /* the current path: the root's prefix, then rel */
+	size_t cap, rel_off;
 };
 
-/* Go's Join(root, rel) for a rel made of plain names. */
-static char *join_root(const struct walker *w, const char *rel)
+/* Make room for n more bytes in the path buffer. */
+static int path_room(struct walker *w, size_t len, size_t n)
 {
-	const char *p = w->prefix;
-	size_t a = strlen(p), b = strlen(rel);
-	char *s;
+	char *nb;
 
-	if (!strcmp(p, "."))
-		return strdup(rel);
-	s = malloc(a + b + 2);
-	if (!s)
-		return NULL;
-	memcpy(s, p, a);
-	if (strcmp(p, "/"))
-		s[a++] = '/';
-	memcpy(s + a, rel, b + 1);
-	return s;
+	if (len + n + 1 <= w->cap)
+		return 0;
+	while (len + n + 1 > w->cap)
+		w->cap = w->cap ? w->cap * 2 : 256;
+	nb = realloc(w->buf, w->cap);
+	if (!nb)
+		return -1;
+	w->buf = nb;
+	return 0;
 }
 
-static char *join_rel(const char *rel, const char *name)
-{
-	size_t a = strlen(rel), b = strlen(name);
-	char *s = malloc(a + b + 2);
-
-	if (!s)
-		return NULL;
-	if (a) {
-		memcpy(s, rel, a);
-		s[a++] = '/';
-	}
-	memcpy(s + a, name, b + 1);
-	return s;
-}
-
-static int walk_dir(struct walker *w, const char *path, const char *rel,
-		    int depth)
+/* Walk the directory whose path is w->buf[0..len): the root joined with
+ * its relative path, as Go's Join gives it. Entries are appended to the
+ * same buffer, so the walk allocates nothing per entry. */
+static int walk_dir(struct walker *w, size_t len, int depth)
 {
 	struct ignore_set *outer = w->ign, *mine = NULL;
-	struct name_list *lp;
+	const char *dirpath = len == w->rel_off ? w->prefix : w->buf;
+	const char *rel = w->buf + w->rel_off;
 	size_t i;
 	int rc = WALK_CONTINUE;
 
@@ -370,48 +357,48 @@ static int walk_dir(struct walker *w, const char *path, const char *rel,
 		int n = w->nlists ? w->nlists * 2 : 16;
 		struct name_list *nl = realloc(w->lists, (size_t)n * sizeof(*nl));
 		if (!nl)
-			return wfs_fail(w->c, "walk %s: out of memory", path);
+			return wfs_fail(w->c, "walk %s: out of memory", dirpath);
 		memset(nl + w->nlists, 0, (size_t)(n - w->nlists) * sizeof(*nl));
 		w->lists = nl;
 		w->nlists = n;
 	}
-	lp = &w->lists[depth];
-	if (read_names(path, lp))
+	if (read_names(dirpath, &w->lists[depth]))
 		return WALK_CONTINUE; /* unreadable: skipped, as the reference */
-	if (w->o->gitignore && (mine = ignore_load(path, rel, outer)))
+	if (w->o->gitignore && (mine = ignore_load(dirpath, rel, outer)))
 		w->ign = mine;
+	/* w->lists and w->buf may move in deeper calls: index, don't keep */
 	for (i = 0; i < w->lists[depth].n && rc == WALK_CONTINUE; i++) {
-		/* deeper levels may not touch this level's list: lp stays valid
-		 * only by index, since w->lists can move */
 		struct name_list *l = &w->lists[depth];
 		const char *name = l->pool + l->ents[i].off;
+		size_t nlen = strlen(name), add = nlen + (len > w->rel_off);
 		struct walk_ent e;
-		char *crel = join_rel(rel, name);
-		char *child = crel ? join_root(w, crel) : NULL;
+		char *p;
 		int r;
 
-		if (!child) {
-			free(crel);
-			rc = wfs_fail(w->c, "walk %s: out of memory", path);
+		if (path_room(w, len, add)) {
+			rc = wfs_fail(w->c, "walk %s: out of memory", dirpath);
 			break;
 		}
-		e.path = child;
-		e.rel = crel;
+		p = w->buf + len;
+		if (len > w->rel_off)
+			*p++ = '/';
+		memcpy(p, name, nlen + 1);
+		e.path = w->buf;
+		e.rel = w->buf + w->rel_off;
 		e.name = name;
 		e.type = (enum walk_type)l->ents[i].type;
 		e.depth = depth + 1;
 		if (e.type == WALK_DIR && walk_skip_dir(w->o, name))
 			r = WALK_SKIP;
-		else if (w->ign && ignored(w->ign, crel, name, e.type == WALK_DIR))
+		else if (w->ign && ignored(w->ign, e.rel, name, e.type == WALK_DIR))
 			r = WALK_SKIP;
 		else
 			r = w->fn(w->arg, &e);
 		if (r == WALK_STOP || r < 0)
 			rc = r;
 		else if (e.type == WALK_DIR && r != WALK_SKIP)
-			rc = walk_dir(w, child, crel, depth + 1);
-		free(child);
-		free(crel);
+			rc = walk_dir(w, len + add, depth + 1);
+		w->buf[len] = 0;
 	}
 	w->ign = outer;
 	ignore_free(mine);
@@ -421,11 +408,16 @@ static int walk_dir(struct walker *w, const char *path, const char *rel,
 int walk(struct wfs_ctx *c, const char *root, const struct walk_opts *o,
 	 walk_fn fn, void *arg)
 {
-	struct walker w = {c, o, fn, arg, NULL, NULL, NULL, 0};
+	struct walker w;
 	struct walk_ent e;
 	struct stat st;
 	int r;
 
+	memset(&w, 0, sizeof(w));
+	w.c = c;
+	w.o = o;
+	w.fn = fn;
+	w.arg = arg;
 	if (!root || !*root)
 		root = ".";
 	/* The root is followed when it is a symlink, and never skipped for
@@ -445,9 +437,18 @@ int walk(struct wfs_ctx *c, const char *root, const struct walk_opts *o,
 	w.prefix = path_clean(c->arena, root);
 	if (!w.prefix)
 		return wfs_fail(c, "walk %s: out of memory", root);
-	r = walk_dir(&w, w.prefix, "", 0);
+	/* Go's Join: "." adds nothing, "/" adds no second slash. */
+	w.rel_off = !strcmp(w.prefix, ".") ? 0 : strlen(w.prefix) + !!strcmp(w.prefix, "/");
+	if (path_room(&w, 0, w.rel_off))
+		return wfs_fail(c, "walk %s: out of memory", root);
+	if (w.rel_off)
+		snprintf(w.buf, w.cap, "%s%s", w.prefix, strcmp(w.prefix, "/") ? "/" : "");
+	else
+		w.buf[0] = 0;
+	r = walk_dir(&w, w.rel_off, 0);
 	while (w.nlists > 0)
 		names_free(&w.lists[--w.nlists]);
 	free(w.lists);
+	free(w.buf);
 	return r < 0 ? -1 : 0;
 }
