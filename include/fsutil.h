@@ -11,7 +11,8 @@ int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err);
 /* "fifo", "socket", "character device", ... for a mode. */
 const char *fs_type_name(mode_t m);
 /* Open a regular file for reading without ever blocking on a FIFO or
- * device: refuses every other type with an error naming it. */
+ * device: refuses every other type with an error naming it. On failure
+ * errno tells the cause (ENOENT when there is no such file). */
 int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
 		    struct stat *st);
 /* Read the whole descriptor into the arena (NUL-terminated). */

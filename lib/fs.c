@@ -18,7 +18,9 @@ int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err)
 
 	snprintf(msg, sizeof(msg), "%s", strerror(err));
 	msg[0] = (char)tolower((unsigned char)msg[0]);
-	return wfs_fail(c, "%s %s: %s", op, path, msg);
+	wfs_fail(c, "%s %s: %s", op, path, msg);
+	errno = err; /* callers may still look at the cause */
+	return -1;
 }
 
 const char *fs_type_name(mode_t m)
@@ -78,6 +80,7 @@ int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
 	}
 	if (!S_ISREG(st->st_mode)) {
 		close(fd);
+		errno = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
 		if (S_ISDIR(st->st_mode))
 			return wfs_fail(c, "%s %s: is a directory", op, path);
 		return wfs_fail(c, "%s %s: is a %s, not a regular file", op, path,

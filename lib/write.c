@@ -54,7 +54,8 @@ static char *dir_of(struct wfs_ctx *c, const char *path)
 }
 
 /* Lock the file currently at path (if any). Returns the locked fd, -2 when
- * there is no file, or -1 on error. st receives its metadata. */
+ * there is no file, -3 when it cannot be opened to lock (st is filled), or
+ * -1 on error. st receives its metadata. */
 static int lock_current(struct wfs_ctx *c, const char *op, const char *path,
 			struct stat *st)
 {
@@ -62,22 +63,12 @@ static int lock_current(struct wfs_ctx *c, const char *op, const char *path,
 	int fd, tries;
 
 	for (tries = 0; tries < 1000; tries++) {
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		fd = fs_open_regular(c, op, path, st);
+		/* unreadable (mode 0200, say): replace it unlocked, mode kept */
+		if (fd < 0 && errno == EACCES && !stat(path, st) && S_ISREG(st->st_mode))
+			return -3;
 		if (fd < 0)
-			return errno == ENOENT ? -2 : fs_fail_errno(c, op, path, errno);
-		if (fstat(fd, st)) {
-			int e = errno;
-			close(fd);
-			return fs_fail_errno(c, op, path, e);
-		}
-		if (!S_ISREG(st->st_mode)) {
-			close(fd);
-			if (S_ISDIR(st->st_mode))
-				return wfs_fail(c, "%s %s: is a directory", op, path);
-			return wfs_fail(c, "%s %s: is a %s, not a regular file", op,
-					path, fs_type_name(st->st_mode));
-		}
-		fcntl(fd, F_SETFL, 0);
+			return errno == ENOENT ? -2 : -1;
 		while (flock(fd, LOCK_EX) && errno == EINTR)
 			;
 		if (!stat(path, &now) && now.st_ino == st->st_ino &&
@@ -174,7 +165,8 @@ int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
 	fd = lock_current(c, "write", target, &st);
 	if (fd == -1)
 		return -1;
-	rc = replace_file(c, "write", target, data, len, fd >= 0 ? &st : NULL);
+	rc = replace_file(c, "write", target, data, len,
+			  fd >= 0 || fd == -3 ? &st : NULL);
 	if (fd >= 0)
 		close(fd);
 	return rc;
