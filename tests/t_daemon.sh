@@ -211,10 +211,12 @@ for i in $(seq 20); do
 	printf '{"id":"%d","cmd":"wickfs read %s"}\n' "$i" "'$d/f.txt'"
 	printf '{"id":"%d","cmd":"sleep 5","timeout":1}\n' "$i" | head -c 0
 done >"$d/many"
+cpids=()
 for i in 1 2 3 4 5; do
 	with_timeout 60 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/many" >/dev/null &
+	cpids+=($!)
 done
-wait
+wait "${cpids[@]}"
 sleep 0.2
 check daemon.no_fd_leak "$fds_before" "$(ls /proc/"$MAIN"/fd | wc -l)"
 zombies=$(for s in /proc/[0-9]*/stat; do
@@ -229,7 +231,7 @@ big=$(head -c 2000 /dev/zero | tr '\0' a)
 out=$(rl "{\"id\":\"big\",\"cmd\":\"echo $big\"}" '{"id":"after","cmd":"echo ok"}')
 check daemon.oversize_line '{"id":"","stdout":"","stderr":"","exit_code":1,"error":"request line exceeds the limit of 1000 bytes"}
 {"id":"after","stdout":"ok\n","stderr":"","exit_code":0}' "$out"
-out=$(rl '{"id":"cap","cmd":"head -c 5000 /dev/zero | tr \\0 b; echo done >&2"}')
+out=$(rl '{"id":"cap","cmd":"head -c 5000 /dev/zero | tr -c b b; echo done >&2"}')
 check daemon.output_cap "{\"id\":\"cap\",\"stdout\":\"$(head -c 100 /dev/zero | tr '\0' b)\",\"stderr\":\"done\\n\",\"exit_code\":0,\"stdout_truncated\":true}" "$out"
 kill -TERM "$DPID"
 with_timeout 10 tail --pid="$DPID" -f /dev/null
