@@ -1,0 +1,106 @@
+#!/bin/sh
+# bench/daemon.sh - the daemon: round trips, throughput, memory, leaks.
+#
+# Median round trip over the Unix socket and TCP loopback for a fast-path
+# `wickfs read` of a 1 KB file, the native op read, and the command true
+# (the cost of a process); throughput with 8 connections doing fast-path
+# reads; idle RSS and RSS after 100,000 requests; descriptors and RSS
+# after 10,000 commands. Variables: WICKFS, BENCH_N (round trips per case,
+# default 20000), BENCH_CONNS (default 8).
+. bench/lib.sh
+
+W=$(bench_wickfs)
+N=${BENCH_N:-20000}
+CONNS=${BENCH_CONNS:-8}
+LOAD=$BENCH_OUT/daemon_load
+dir=$(mktemp -d "${TMPDIR:-/tmp}/wickfs-bench.XXXXXX")
+pid=
+
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+
+[ -x "$W" ] || { say "bench: no $W (make first)"; exit 0; }
+cc=${BENCH_CC:-cc}
+command -v "$cc" >/dev/null 2>&1 || cc=gcc
+if ! "$cc" -O2 -o "$LOAD" bench/daemon_load.c -lpthread 2>"$dir/cc.err"; then
+	say "bench: cannot build bench/daemon_load.c: $(cat "$dir/cc.err")"
+	exit 0
+fi
+
+head -c 768 /dev/urandom | base64 -w0 >"$dir/f1k.txt"
+sock=$dir/d.sock
+for try in 1 2 3 4 5; do
+	port=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+	"$W" daemon --listen "127.0.0.1:$port" --socket "$sock" 2>"$dir/d.log" &
+	pid=$!
+	i=0
+	while [ $i -lt 100 ] && ! grep -q "ready:" "$dir/d.log"; do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	grep -q "ready:" "$dir/d.log" && break
+	kill "$pid" 2>/dev/null
+	pid=
+done
+[ -n "$pid" ] || { say "bench: daemon did not start: $(cat "$dir/d.log")"; exit 0; }
+
+rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$pid/status"; }
+fds() { ls "/proc/$pid/fd" | wc -l; }
+idle_rss=$(rss)
+idle_fds=$(fds)
+
+fast="{\"id\":\"r1\",\"cmd\":\"wickfs read '$dir/f1k.txt'\"}"
+native="{\"id\":\"r1\",\"op\":\"read\",\"args\":[\"$dir/f1k.txt\"]}"
+true_cmd='{"id":"r1","cmd":"true"}'
+
+# median ADDR N LINE: the median round trip in microseconds.
+median() {
+	"$LOAD" "$1" 1 "$2" "$3" | sed 's/.*median_us \([0-9.]*\).*/\1/'
+}
+
+ntrue=$((N / 10))
+[ "$ntrue" -lt 200 ] && ntrue=200
+printf '%-34s %14s %14s\n' "round trip (median, us)" "unix socket" "tcp loopback"
+for case in fast native true; do
+	case $case in
+	fast) line=$fast n=$N label="fast-path wickfs read 1 KB" ;;
+	native) line=$native n=$N label='native {"op":"read"} 1 KB' ;;
+	true) line=$true_cmd n=$ntrue label="command true (spawned)" ;;
+	esac
+	u=$(median "unix:$sock" "$n" "$line")
+	t=$(median "tcp:127.0.0.1:$port" "$n" "$line")
+	printf '%-34s %14s %14s\n' "$label" "$u" "$t"
+	eval "u_$case=\$u"
+done
+awk -v f="$u_fast" -v t="$u_true" 'BEGIN { if (f > 0) printf "true / fast-path read (unix): %.0fx\n", t / f }'
+
+echo
+per=$((N * 5 / CONNS))
+printf 'throughput, %s connections, fast-path read: ' "$CONNS"
+"$LOAD" "unix:$sock" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1 requests\/s (unix)/'
+printf 'throughput, %s connections, fast-path read: ' "$CONNS"
+"$LOAD" "tcp:127.0.0.1:$port" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1 requests\/s (tcp)/'
+
+# RSS after 100,000 requests in all (topped up with fast-path reads).
+"$LOAD" "unix:$sock" 4 25000 "$fast" >/dev/null
+after_rss=$(rss)
+"$LOAD" "unix:$sock" 4 2500 "$true_cmd" >/dev/null
+echo
+printf '%-40s %s\n' "idle RSS" "$idle_rss"
+printf '%-40s %s\n' "RSS after 100,000+ requests" "$after_rss"
+printf '%-40s %s\n' "RSS after 10,000 more commands (true)" "$(rss)"
+printf '%-40s %s -> %s\n' "open descriptors, start -> end" "$idle_fds" "$(fds)"
+printf '%-40s %s\n' "zombies left" \
+	"$(for s in /proc/[0-9]*/stat; do awk -v p="$pid" '$4 == p && $3 == "Z"' "$s" 2>/dev/null; done | wc -l)"
+
+if command -v hyperfine >/dev/null 2>&1; then
+	echo
+	echo "for scale, one CLI process per operation (hyperfine):"
+	hyperfine -N --warmup 20 --runs 500 --style basic "$W read $dir/f1k.txt" 2>/dev/null |
+		grep -E "Time|Range"
+fi
+exit 0
