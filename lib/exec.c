@@ -305,9 +305,15 @@ static void check_exit(struct exec_proc *p)
 	if (p->exited)
 		return;
 	memset(&si, 0, sizeof(si));
-	if (waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOHANG | WNOWAIT) ||
-	    si.si_pid != p->pid)
+	if (waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOHANG | WNOWAIT)) {
+		if (errno != ECHILD)
+			return;
+		/* Reaped behind our back (a PID 1 reaper): gone, status lost. */
+		p->pid = 0;
+		si.si_code = CLD_KILLED;
+	} else if (si.si_pid != p->pid) {
 		return;
+	}
 	p->exited = 1;
 	p->status = si.si_code == CLD_EXITED ? si.si_status : -1;
 	proc_close(p, EXEC_PID);
@@ -360,6 +366,8 @@ int exec_done(const struct exec_proc *p)
 
 static void signal_group(struct exec_proc *p, int sig)
 {
+	if (p->pid <= 0)
+		return;
 	kill(-p->pid, sig);
 	if (!p->exited)
 		kill(p->pid, sig);

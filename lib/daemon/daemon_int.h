@@ -109,6 +109,7 @@ struct daemon {
 	long long next_timer;     /* earliest command timer; 0: none */
 	long long accept_resume;  /* accepting paused (EMFILE) until */
 	long long stop_deadline;
+	long long reap_at;        /* PID 1: next orphan reaping; 0: never */
 	struct conn *dead_conns;  /* freed after the current event batch */
 	struct job *dead_jobs;
 	struct job *job_cache;    /* recycled jobs (request.c) */

@@ -27,6 +27,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "daemon_int.h"
@@ -724,6 +725,27 @@ static void begin_shutdown(struct daemon *d, int sig)
 	}
 }
 
+/* ---- PID 1 ----
+ * As a container's first process, orphaned grandchildren are ours to
+ * reap. A zombie of a running command is left to its job, which needs
+ * its status; waitid peeks (WNOWAIT) before reaping anything. */
+
+static void reap_orphans(struct daemon *d)
+{
+	for (;;) {
+		siginfo_t si;
+		struct job *j;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) || !si.si_pid)
+			return;
+		for (j = d->running; j; j = j->next)
+			if (j->proc.pid == si.si_pid)
+				return;
+		waitpid(si.si_pid, NULL, WNOHANG);
+	}
+}
+
 /* ---- the loop ---- */
 
 static void free_dead(struct daemon *d)
@@ -769,6 +791,7 @@ static int loop_timeout(struct daemon *d, long long now)
 
 	if (d->stopping)
 		t = earliest(t, d->stop_deadline);
+	t = earliest(t, d->reap_at);
 	if (!t)
 		return -1;
 	return t <= now ? 0 : (int)(t - now > 60000 ? 60000 : t - now);
@@ -820,6 +843,10 @@ static void run_loop(struct daemon *d)
 			for (i = 0; i < d->nlis; i++)
 				ep_ctl(d, EPOLL_CTL_ADD, d->lis[i].fd,
 				       &d->lis[i].w, EPOLLIN);
+		}
+		if (d->reap_at && now >= d->reap_at) {
+			reap_orphans(d);
+			d->reap_at = now + 1000;
 		}
 		free_dead(d);
 	}
@@ -926,6 +953,8 @@ int daemon_run(const struct daemon_opts *o)
 		d->lis[i].w = (struct watch){W_LISTEN, 0, &d->lis[i]};
 		ep_ctl(d, EPOLL_CTL_ADD, d->lis[i].fd, &d->lis[i].w, EPOLLIN);
 	}
+	if (getpid() == 1)
+		d->reap_at = wfs_now_ms() + 1000;
 	dlog("ready: pid %d, %d workers, max line %zu bytes", (int)getpid(),
 	     o->workers, o->max_line);
 	run_loop(d);
