@@ -37,6 +37,9 @@
 #include "applet.h"
 #include "json.h"
 
+/* reply_error, for functions that return a descriptor: -1. */
+#define dial_error(r, ...) (reply_error(r, __VA_ARGS__), -1)
+
 static int dial(struct req *r, const char *addr, int timeout_s)
 {
 	struct timeval tv = {timeout_s, 0};
@@ -46,7 +49,7 @@ static int dial(struct req *r, const char *addr, int timeout_s)
 		struct sockaddr_un sa = {.sun_family = AF_UNIX};
 		const char *path = strncmp(addr, "unix:", 5) ? addr : addr + 5;
 		if (strlen(path) >= sizeof(sa.sun_path))
-			return reply_error(r, "client: socket path too long: %s", path) * -1;
+			return dial_error(r, "client: socket path too long: %s", path);
 		strcpy(sa.sun_path, path);
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
@@ -62,12 +65,12 @@ static int dial(struct req *r, const char *addr, int timeout_s)
 		int rc, err = 0;
 
 		if (!colon || colon - hp >= (long)sizeof(host))
-			return reply_error(r, "client: bad address %s: want unix:PATH or tcp:HOST:PORT", addr) * -1;
+			return dial_error(r, "client: bad address %s: want unix:PATH or tcp:HOST:PORT", addr);
 		snprintf(host, sizeof(host), "%.*s", (int)(colon - hp), hp);
 		hints.ai_socktype = SOCK_STREAM;
 		rc = getaddrinfo(host, colon + 1, &hints, &res);
 		if (rc)
-			return reply_error(r, "client: %s: %s", addr, gai_strerror(rc)) * -1;
+			return dial_error(r, "client: %s: %s", addr, gai_strerror(rc));
 		for (ai = res; ai; ai = ai->ai_next) {
 			fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
 			if (fd >= 0 && !connect(fd, ai->ai_addr, ai->ai_addrlen))
@@ -79,10 +82,10 @@ static int dial(struct req *r, const char *addr, int timeout_s)
 		}
 		freeaddrinfo(res);
 		if (fd < 0)
-			return reply_error(r, "client: connect %s: %s", addr, strerror(err)) * -1;
+			return dial_error(r, "client: connect %s: %s", addr, strerror(err));
 	}
 	if (fd < 0)
-		return reply_error(r, "client: socket: %s", strerror(errno)) * -1;
+		return dial_error(r, "client: socket: %s", strerror(errno));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	return fd;
