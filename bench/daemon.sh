@@ -57,49 +57,87 @@ fast="{\"id\":\"r1\",\"cmd\":\"wickfs read '$dir/f1k.txt'\"}"
 native="{\"id\":\"r1\",\"op\":\"read\",\"args\":[\"$dir/f1k.txt\"]}"
 true_cmd='{"id":"r1","cmd":"true"}'
 
-# median ADDR N LINE: the median round trip in microseconds.
+# median ADDR N LINE [PIN]: the median round trip in microseconds; with
+# PIN the load runs on CPU 0, where the daemon then is too.
 median() {
-	"$LOAD" "$1" 1 "$2" "$3" | sed 's/.*median_us \([0-9.]*\).*/\1/'
+	if [ -n "${4:-}" ]; then
+		taskset -c 0 "$LOAD" "$1" 1 "$2" "$3"
+	else
+		"$LOAD" "$1" 1 "$2" "$3"
+	fi | sed 's/.*median_us \([0-9.]*\).*/\1/'
 }
 
 ntrue=$((N / 10))
 [ "$ntrue" -lt 200 ] && ntrue=200
-printf '%-34s %14s %14s\n' "round trip (median, us)" "unix socket" "tcp loopback"
+pin=
+command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -gt 1 ] && pin=1
+rows=
 for case in fast native true; do
 	case $case in
-	fast) line=$fast n=$N label="fast-path wickfs read 1 KB" ;;
-	native) line=$native n=$N label='native {"op":"read"} 1 KB' ;;
-	true) line=$true_cmd n=$ntrue label="command true (spawned)" ;;
+	fast) line=$fast n=$N label="fast-path \`wickfs read\` of 1 KB" ;;
+	native) line=$native n=$N label="native \`{\"op\":\"read\"}\` of 1 KB" ;;
+	true) line=$true_cmd n=$ntrue label="command \`true\` (sh spawned)" ;;
 	esac
 	u=$(median "unix:$sock" "$n" "$line")
 	t=$(median "tcp:127.0.0.1:$port" "$n" "$line")
-	printf '%-34s %14s %14s\n' "$label" "$u" "$t"
-	eval "u_$case=\$u"
+	p=-
+	if [ -n "$pin" ]; then
+		taskset -pc 0 "$pid" >/dev/null
+		p=$(median "unix:$sock" "$n" "$line" pin)
+		taskset -pc "0-$(($(nproc) - 1))" "$pid" >/dev/null
+	fi
+	rows="$rows| $label | $u | $t | $p |
+"
+	eval "u_$case=\$u p_$case=\$p"
 done
-awk -v f="$u_fast" -v t="$u_true" 'BEGIN { if (f > 0) printf "true / fast-path read (unix): %.0fx\n", t / f }'
 
-echo
 per=$((N * 5 / CONNS))
-printf 'throughput, %s connections, fast-path read: ' "$CONNS"
-"$LOAD" "unix:$sock" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1 requests\/s (unix)/'
-printf 'throughput, %s connections, fast-path read: ' "$CONNS"
-"$LOAD" "tcp:127.0.0.1:$port" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1 requests\/s (tcp)/'
+tput_u=$("$LOAD" "unix:$sock" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')
+tput_t=$("$LOAD" "tcp:127.0.0.1:$port" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')
 
-# RSS after 100,000 requests in all (topped up with fast-path reads).
+# RSS after 100,000 requests in all (topped up with fast-path reads), then
+# 10,000 commands.
 "$LOAD" "unix:$sock" 4 25000 "$fast" >/dev/null
 after_rss=$(rss)
 "$LOAD" "unix:$sock" 4 2500 "$true_cmd" >/dev/null
-echo
-printf '%-40s %s\n' "idle RSS" "$idle_rss"
-printf '%-40s %s\n' "RSS after 100,000+ requests" "$after_rss"
-printf '%-40s %s\n' "RSS after 10,000 more commands (true)" "$(rss)"
-printf '%-40s %s -> %s\n' "open descriptors, start -> end" "$idle_fds" "$(fds)"
-printf '%-40s %s\n' "zombies left" \
-	"$(for s in /proc/[0-9]*/stat; do awk -v p="$pid" '$4 == p && $3 == "Z"' "$s" 2>/dev/null; done | wc -l)"
+end_rss=$(rss)
+end_fds=$(fds)
+zombies=$(for s in /proc/[0-9]*/stat; do awk -v p="$pid" '$4 == p && $3 == "Z"' "$s" 2>/dev/null; done | wc -l)
+
+{
+	echo "### Daemon: round trips, throughput, memory"
+	echo
+	echo "Machine: $(nproc) CPU(s), $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg). Date: $(date -u '+%Y-%m-%d %H:%M UTC')."
+	echo "wickfs: $("$W" --version | head -n 1) ($(wc -c <"$W") bytes). Load: bench/daemon_load.c, one request in flight per connection."
+	echo
+	echo "| median round trip (µs) | unix socket | tcp loopback | unix, pinned to one CPU |"
+	echo "|---|---:|---:|---:|"
+	printf '%s' "$rows"
+	echo
+	awk -v f="$u_fast" -v t="$u_true" -v pf="$p_fast" -v pt="$p_true" 'BEGIN {
+		if (f > 0) printf "A process (`true`) costs %.0fx a fast-path read", t / f
+		if (pf > 0) printf " (%.0fx pinned)", pt / pf
+		print "."
+	}'
+	echo "Pinned: daemon and load generator on CPU 0, so a round trip pays a context switch instead of a cross-CPU wakeup (which dominates the unpinned numbers on this VM)."
+	echo
+	echo "| | |"
+	echo "|---|---:|"
+	echo "| throughput, $CONNS connections, fast-path read, unix | $tput_u requests/s |"
+	echo "| throughput, $CONNS connections, fast-path read, tcp | $tput_t requests/s |"
+	echo "| idle RSS | $idle_rss |"
+	echo "| RSS after 100,000+ requests | $after_rss |"
+	echo "| RSS after 10,000 more commands (\`true\`) | $end_rss |"
+	echo "| open descriptors: start, end | $idle_fds, $end_fds |"
+	echo "| zombies left | $zombies |"
+	echo
+	echo "Command: \`sh bench/daemon.sh\` (BENCH_N=$N round trips per case, BENCH_CONNS=$CONNS)."
+} >"$BENCH_OUT/daemon.md"
+cat "$BENCH_OUT/daemon.md"
 
 if command -v hyperfine >/dev/null 2>&1; then
 	echo
-	echo "for scale, one CLI process per operation (hyperfine):"
+	echo "For scale, one CLI process per operation (hyperfine):"
 	hyperfine -N --warmup 20 --runs 500 --style basic "$W read $dir/f1k.txt" 2>/dev/null |
 		grep -E "Time|Range"
 fi
