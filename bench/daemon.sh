@@ -18,9 +18,11 @@ pid=
 
 cleanup() {
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	pid=
 	rm -rf "$dir"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'cleanup; exit 1' INT TERM HUP PIPE
 
 [ -x "$W" ] || { say "bench: no $W (make first)"; exit 0; }
 cc=${BENCH_CC:-cc}
