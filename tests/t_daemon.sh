@@ -120,6 +120,12 @@ check_true daemon.timeout_within_3s "took $ms ms" test "$ms" -lt 3000
 sleep 0.2
 check daemon.timeout_no_process_left "" "$(procs_matching "$marker")"
 
+# Pipelined commands that time out each get their own timer.
+printf '{"id":"1","cmd":"sleep 5","timeout":1}\n{"id":"2","cmd":"sleep 5","timeout":1}\n' >"$d/lines"
+check daemon.pipelined_timeouts '{"id":"1","stdout":"","stderr":"","exit_code":124,"error":"command timed out after 1s"}
+{"id":"2","stdout":"","stderr":"","exit_code":124,"error":"command timed out after 1s"}' \
+	"$(with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/lines")"
+
 # ---- the fast path: the same bytes as the spawned command ----
 printf 'hello\n' >"$d/f.txt"
 printf 'alpha\nbeta\n' >"$d/g.txt"

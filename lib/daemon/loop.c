@@ -267,6 +267,9 @@ static void procs_tick(struct daemon *d, long long now)
 	struct job *j, *next;
 	long long t = 0;
 
+	/* Commands started during the walk (the next request of a connection)
+	 * put their own timers in next_timer. */
+	d->next_timer = 0;
 	for (j = d->running; j; j = next) {
 		long long jt = exec_tick(&j->proc, now);
 		next = j->next;
@@ -275,7 +278,7 @@ static void procs_tick(struct daemon *d, long long now)
 		else
 			t = earliest(t, jt);
 	}
-	d->next_timer = t;
+	d->next_timer = earliest(d->next_timer, t);
 }
 
 /* ---- requests ---- */
