@@ -239,10 +239,30 @@ check daemon.oversize_line '{"id":"","stdout":"","stderr":"","exit_code":1,"erro
 {"id":"after","stdout":"ok\n","stderr":"","exit_code":0}' "$out"
 out=$(rl '{"id":"cap","cmd":"head -c 5000 /dev/zero | tr -c b b; echo done >&2"}')
 check daemon.output_cap "{\"id\":\"cap\",\"stdout\":\"$(head -c 100 /dev/zero | tr '\0' b)\",\"stderr\":\"done\\n\",\"exit_code\":0,\"stdout_truncated\":true}" "$out"
+
 kill -TERM "$DPID"
 with_timeout 10 tail --pid="$DPID" -f /dev/null
 wait "$DPID"
 check daemon.limits_exit_0 0 "$?"
+
+# --max-procs: commands beyond it wait their turn, none is lost.
+start_daemon procs --listen off --socket "$d/p.sock" --max-procs 1 --max-conns 3 -v
+rp() { with_timeout 30 "$WICKFS" client --connect "unix:$d/p.sock" --raw "$@"; }
+rp '{"id":"p1","cmd":"sleep 0.3; echo 1"}' >"$d/p1.out" &
+p1=$!
+rp '{"id":"p2","cmd":"sleep 0.3; echo 2"}' >"$d/p2.out" &
+p2=$!
+wait "$p1" "$p2"
+check daemon.max_procs_queued '{"id":"p1","stdout":"1\n","stderr":"","exit_code":0} {"id":"p2","stdout":"2\n","stderr":"","exit_code":0}' \
+	"$(cat "$d/p1.out") $(cat "$d/p2.out")"
+order=$(grep -oE "id=p[12] (spawned|answered)" "$DLOG" | awk '{print $2}' | tr '\n' ' ')
+check daemon.max_procs_one_at_a_time "spawned answered spawned answered " "$order"
+# --max-conns: one more connection is closed at once, the others served.
+out=$(with_timeout 30 "$WICKFS" client --connect "unix:$d/p.sock" --parallel 4 read "$d/f.txt" 2>&1)
+check_match daemon.max_conns "*client: 3 of 4 connections answered*" "$out"
+check_match daemon.max_conns_logged "*connection refused: 3 connections open*" "$(cat "$DLOG")"
+kill -TERM "$DPID"
+wait "$DPID"
 
 # ---- token ----
 DAEMON_TOKEN=s3cret start_daemon token --listen off --socket "$d/t.sock"
