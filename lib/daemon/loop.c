@@ -443,6 +443,24 @@ static void conn_process(struct conn *c)
 	conn_update(c);
 }
 
+/* The rest of an oversize line is dropped as it arrives (the error was
+ * answered already), whatever the state of the connection. */
+static void skip_read(struct conn *c, size_t n)
+{
+	char *fresh = c->in.p + c->in.len - n;
+	char *nl = memchr(fresh, '\n', n);
+	size_t keep;
+
+	if (!nl) {
+		c->in.len -= n;
+		return;
+	}
+	keep = (size_t)(c->in.p + c->in.len - (nl + 1));
+	memmove(fresh, nl + 1, keep);
+	c->in.len = (size_t)(fresh - c->in.p) + keep;
+	c->skipping = 0;
+}
+
 static void conn_read(struct conn *c)
 {
 	size_t limit = c->d->o->max_line + 1, want;
@@ -475,11 +493,8 @@ static void conn_read(struct conn *c)
 			break;
 		}
 		c->in.len += (size_t)n;
-		/* While a long line is skipped, drop what is read at once. */
-		if (c->skipping && !c->job)
-			conn_process(c);
-		if (c->dead)
-			return;
+		if (c->skipping)
+			skip_read(c, (size_t)n);
 		if ((size_t)n < want)
 			break; /* drained: spare the recv that would say EAGAIN */
 	}
