@@ -15,6 +15,12 @@
  *	  `wickfs APPLET 'arg'...` runs in process; anything else with sh -c,
  *	  each command in its own process group. Logs to stderr.
  *
+ *	  In process, small reads, listings and writes run on the event loop;
+ *	  grep, glob and big files on worker threads, each with its own
+ *	  working directory (unshare CLONE_FS), so relative paths resolve
+ *	  against the request's workdir exactly as in the spawned command.
+ *	  Where the kernel refuses that, requests with a workdir are spawned.
+ *
  *	  --listen HOST:PORT  TCP address (DAEMON_LISTEN, default 0.0.0.0:9090)
  *	  --socket PATH       Unix socket, mode 0600 (DAEMON_SOCKET, default
  *	                      /tmp/wick-daemon.sock); "off" disables either
