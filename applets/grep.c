@@ -56,11 +56,15 @@ static int emit(void *arg, const struct wfs_grep_match *m)
 	} else if (e->mode == 2) {
 		buf_puts(out, "{\"file\":");
 		json_cstr(out, m->file);
-		buf_printf(out, ",\"count\":%lld}", m->count);
+		buf_puts(out, ",\"count\":");
+		json_int(out, m->count);
+		buf_putc(out, '}');
 	} else {
 		buf_puts(out, "{\"file\":");
 		json_cstr(out, m->file);
-		buf_printf(out, ",\"line\":%lld,\"text\":", m->line);
+		buf_puts(out, ",\"line\":");
+		json_int(out, m->line);
+		buf_puts(out, ",\"text\":");
 		json_str(out, m->text, m->text_len);
 		if (m->context)
 			buf_puts(out, ",\"context\":true");

@@ -26,14 +26,14 @@
 
 struct hit {
 	long long line;
-	char *text;
-	size_t len;
+	size_t off, len; /* the text, in hits.text */
 	int context;
 };
 
 struct hits {
 	struct hit *v;
 	size_t n, cap;
+	struct buf text; /* every held line, back to back: no malloc per line */
 	long long count; /* matching lines */
 	int oom;
 	int limit;       /* the regex engine hit an internal limit */
@@ -48,23 +48,22 @@ struct hits {
 
 static void hits_free(struct hits *h)
 {
-	size_t i;
-
-	for (i = 0; i < h->n; i++)
-		free(h->v[i].text);
 	free(h->v);
+	buf_free(&h->text);
 	memset(h, 0, sizeof(*h));
 }
 
 /* Drop the held lines but keep the file's count and hooks. */
 static void hits_clear(struct hits *h)
 {
-	size_t i;
-
-	for (i = 0; i < h->n; i++)
-		free(h->v[i].text);
 	h->n = 0;
 	h->bytes = 0;
+	buf_reset(&h->text);
+}
+
+static const char *hit_text(const struct hits *h, const struct hit *e)
+{
+	return h->text.p + e->off;
 }
 
 static void hits_add(struct hits *h, long long line, const char *s, size_t n,
@@ -85,13 +84,12 @@ static void hits_add(struct hits *h, long long line, const char *s, size_t n,
 		h->cap = nc;
 	}
 	e = &h->v[h->n];
-	e->text = malloc(n + 1);
-	if (!e->text) {
+	e->off = h->text.len;
+	buf_add(&h->text, s, n);
+	if (h->text.oom) {
 		h->oom = 1;
 		return;
 	}
-	memcpy(e->text, s, n);
-	e->text[n] = 0;
 	e->len = n;
 	e->line = line;
 	e->context = context;
@@ -126,14 +124,20 @@ static ssize_t reader_read(struct reader *r, char *p, size_t n)
 	return k;
 }
 
+struct ctxline {
+	long long line;
+	char *text;
+	size_t len;
+};
+
 struct ctxlines { /* ring of the last B lines, for -B */
-	struct hit *v;
+	struct ctxline *v;
 	int cap, n, head;
 };
 
 static void ctx_push(struct ctxlines *c, long long line, const char *s, size_t n)
 {
-	struct hit *e;
+	struct ctxline *e;
 
 	if (!c->cap)
 		return;
@@ -194,7 +198,7 @@ static void scan_lines(struct scan *s, const char *buf, size_t len)
 		if (line_matches(s, p, n && p[n - 1] == '\r' ? n - 1 : n)) {
 			int i;
 			for (i = 0; listing && i < s->before.n; i++) {
-				struct hit *b = &s->before.v[(s->before.head + i) % s->before.cap];
+				struct ctxline *b = &s->before.v[(s->before.head + i) % s->before.cap];
 				if (b->line > s->last_out)
 					hits_add(s->h, b->line, b->text, b->len, 1);
 			}
@@ -463,8 +467,8 @@ struct grep_run {
 	struct scratch sc; /* for the single-threaded path */
 };
 
-static int keep_hit(struct grep_run *g, const struct hit *e, const char *file,
-		    long long count)
+static int keep_hit(struct grep_run *g, const struct hits *h,
+		    const struct hit *e, const char *file, long long count)
 {
 	struct wfs_grep_match *m, one;
 
@@ -474,7 +478,7 @@ static int keep_hit(struct grep_run *g, const struct hit *e, const char *file,
 		one.count = count;
 		if (e) {
 			one.line = e->line;
-			one.text = e->text;
+			one.text = hit_text(h, e);
 			one.text_len = e->len;
 			one.context = e->context;
 		}
@@ -499,7 +503,7 @@ static int keep_hit(struct grep_run *g, const struct hit *e, const char *file,
 	m->count = count;
 	if (e) {
 		m->line = e->line;
-		m->text = arena_strndup(g->c->arena, e->text, e->len);
+		m->text = arena_strndup(g->c->arena, hit_text(h, e), e->len);
 		m->text_len = e->len;
 		m->context = e->context;
 		if (!m->text)
@@ -533,7 +537,7 @@ static void merge_file(struct grep_run *g, const char *path, struct hits *h)
 		return;
 	}
 	if (o->count || o->files_with_matches) {
-		if (keep_hit(g, NULL, file, h->count))
+		if (keep_hit(g, h, NULL, file, h->count))
 			g->oom = 1;
 		if (o->max > 0 && (long)g->res->n >= o->max) {
 			g->res->truncated = 1;
@@ -542,7 +546,7 @@ static void merge_file(struct grep_run *g, const char *path, struct hits *h)
 		return;
 	}
 	for (i = 0; i < h->n && !g->stop; i++) {
-		if (keep_hit(g, &h->v[i], file, 0)) {
+		if (keep_hit(g, h, &h->v[i], file, 0)) {
 			g->oom = 1;
 			g->stop = 1;
 		}

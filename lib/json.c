@@ -63,9 +63,18 @@ void json_cstr(struct buf *b, const char *s)
 	json_str(b, s, strlen(s));
 }
 
+/* By hand: printf is a real cost when grep prints millions of lines. */
 void json_int(struct buf *b, long long v)
 {
-	buf_printf(b, "%lld", v);
+	char tmp[24], *p = tmp + sizeof(tmp);
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 void json_bool(struct buf *b, int v)
