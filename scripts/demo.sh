@@ -14,8 +14,16 @@ printf 'def main():\n    print("hello")  # TODO: greet by name\n' >"$ws/src/app.
 printf 'package util\n\n// TODO: handle errors\nfunc Must() {}\n' >"$ws/src/util/must.go"
 printf 'TODO: never searched (node_modules is skipped)\n' >"$ws/node_modules/dep/x.js"
 
+# Print the command as one would type it, then run it.
 run() {
-	printf '\n$ wickfs %s\n' "$*"
+	printf '\n$ wickfs'
+	for a in "$@"; do
+		case $a in
+		*[!A-Za-z0-9_./-]*) printf " '%s'" "$a" ;;
+		*) printf ' %s' "$a" ;;
+		esac
+	done
+	printf '\n'
 	"$W" "$@" || true
 }
 cd "$ws"
@@ -44,7 +52,7 @@ if "$W" --list | grep -qx daemon && "$W" --list | grep -qx client; then
 	while [ ! -S "$sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	printf '\n$ wickfs client --connect unix:%s read src/app.py\n' "$sock"
 	"$W" client --connect "unix:$sock" read src/app.py || true
-	printf '\n$ wickfs client --connect unix:%s grep TODO .\n' "$sock"
+	printf '\n$ wickfs client --connect unix:%s grep TODO %s\n' "$sock" "$ws"
 	"$W" client --connect "unix:$sock" grep TODO "$ws" || true
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
