@@ -105,6 +105,8 @@ struct grep_cfg {
 	const struct wfs_grep_opts *o;
 	long per_file; /* stop a file after this many matches; 0: no limit */
 	const volatile int *stop;
+	long long deadline_ms;       /* the request's, checked per block */
+	const volatile int *cancel;
 };
 
 struct reader {
@@ -400,8 +402,9 @@ static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
 			scan_block(&s, buf, done_len);
 		memmove(buf, buf + done_len, have - done_len);
 		have -= done_len;
-		if (g->stop && *g->stop)
-			break;
+		if ((g->stop && *g->stop) || (g->cancel && *g->cancel) ||
+		    (g->deadline_ms && wfs_now_ms() >= g->deadline_ms))
+			break; /* the caller reports a deadline or cancel */
 	}
 out:
 	if (s.before.v) {
@@ -843,6 +846,8 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	g->res = res;
 	g->cfg.o = o;
 	g->cfg.stop = &g->stop;
+	g->cfg.deadline_ms = c->deadline_ms;
+	g->cfg.cancel = c->cancel;
 	/* A file can contribute at most the cap; context needs no more. */
 	g->cfg.per_file = o->count ? 0 : o->max;
 	g->wo.hidden = o->hidden;
@@ -877,6 +882,9 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	pthread_mutex_unlock(&g->mu);
 	for (i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
+	/* a file cut short by the deadline: the walk may have ended first */
+	if (!rc && wfs_expired(c))
+		rc = -1;
 	if (g->oom && !rc)
 		rc = wfs_fail(c, "grep %s: out of memory", o->path);
 	if (g->limit_file && !rc)
