@@ -116,4 +116,58 @@ struct daemon {
 	int njob_cache;
 };
 
+/* Connections (conn.c). */
+#define READ_CHUNK 65536
+#define KEEP_BUF (256u << 10)  /* idle buffers larger than this are freed */
+
+struct conn {
+	struct daemon *d;
+	int fd;
+	struct watch w;
+	unsigned events;
+	struct buf in;
+	size_t in_off, scan_off;  /* consumed; searched for '\n' */
+	struct buf out;
+	size_t out_off;
+	struct job *job;          /* the request in flight */
+	int skipping;             /* dropping an oversize line to its end */
+	int eof, dead;
+	struct conn *prev, *next;
+};
+
+void conn_accept(struct daemon *d, struct listener *l);
+void conn_event(struct conn *c, unsigned ev);
+/* Answer buffered lines while nothing is in flight. */
+void conn_process(struct conn *c);
+/* Close now; the memory goes (after the event batch) once no job refers
+ * to it any more. */
+void conn_close(struct conn *c);
+/* A request is answered: queue its response, go on with the next line. */
+void job_complete(struct daemon *d, struct job *j);
+
+/* Commands (proc.c). */
+void proc_start(struct daemon *d, struct job *j);
+void proc_event(struct daemon *d, struct job *j, int index);
+/* Timers of every running command; sets d->next_timer. */
+void procs_tick(struct daemon *d, long long now);
+void job_fail_now(struct daemon *d, struct job *j, const char *msg);
+/* As PID 1: reap orphaned grandchildren, never a running command. */
+void proc_reap_orphans(struct daemon *d);
+
+/* Listening sockets (listen.c). */
+int listen_tcp(struct daemon *d, const char *addr);
+int listen_unix(struct daemon *d, const char *path);
+/* Unlink our socket, if it is still ours. */
+void listen_remove_socket(struct daemon *d);
+
+/* The loop (loop.c). */
+void dlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int ep_ctl(struct daemon *d, int op, int fd, struct watch *w, unsigned events);
+
+/* The earlier of two times, 0 meaning none. */
+static inline long long earliest(long long a, long long b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
 #endif

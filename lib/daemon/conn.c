@@ -1,0 +1,387 @@
+/* conn.c - connections: read lines, answer one request at a time, in
+ * order, and write the responses out.
+ *
+ * The next line is parsed only when the previous response is written, so
+ * a connection never holds more than one line and one response; a line
+ * over the limit is answered with an error and dropped as it arrives.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "daemon_int.h"
+
+static void conn_update(struct conn *c)
+{
+	struct daemon *d = c->d;
+	unsigned want = 0;
+
+	if (c->dead)
+		return;
+	if (!c->eof && (c->skipping || c->in.len - c->in_off <= d->o->max_line))
+		want |= EPOLLIN;
+	if (c->out.len > c->out_off)
+		want |= EPOLLOUT;
+	if (want != c->events && !ep_ctl(d, EPOLL_CTL_MOD, c->fd, &c->w, want))
+		c->events = want;
+}
+
+void conn_close(struct conn *c)
+{
+	struct daemon *d = c->d;
+
+	if (!c->dead) {
+		epoll_ctl(d->ep, EPOLL_CTL_DEL, c->fd, NULL);
+		close(c->fd);
+		c->fd = -1;
+		c->dead = 1;
+		if (c->prev)
+			c->prev->next = c->next;
+		else
+			d->conns = c->next;
+		if (c->next)
+			c->next->prev = c->prev;
+		d->nconns--;
+		if (d->o->verbose)
+			dlog("connection closed");
+	}
+	if (!c->job) {
+		c->next = d->dead_conns;
+		d->dead_conns = c;
+	}
+}
+
+static void conn_flush(struct conn *c)
+{
+	while (!c->dead && c->out_off < c->out.len) {
+		ssize_t n = send(c->fd, c->out.p + c->out_off,
+				 c->out.len - c->out_off, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0) {
+			conn_close(c);
+			return;
+		}
+		c->out_off += (size_t)n;
+	}
+	if (c->out_off == c->out.len) {
+		if (c->out.cap > KEEP_BUF)
+			buf_free(&c->out);
+		buf_reset(&c->out);
+		c->out_off = 0;
+	}
+}
+
+/* Queue a finished response; the buffer is taken when ours is empty. */
+static void conn_send(struct conn *c, struct buf *resp)
+{
+	if (c->out_off == c->out.len && resp->len > READ_CHUNK) {
+		buf_free(&c->out);
+		c->out = *resp;
+		c->out_off = 0;
+		buf_init(resp);
+	} else {
+		buf_add(&c->out, resp->p, resp->len);
+	}
+	if (c->out.oom) {
+		conn_close(c);
+		return;
+	}
+	conn_flush(c);
+}
+
+
+void job_complete(struct daemon *d, struct job *j)
+{
+	struct conn *c = j->conn;
+
+	if (j->mode != JOB_DONE || j->running)
+		return;
+	if (d->o->verbose)
+		dlog("id=%s answered in %lld ms", j->id,
+		     wfs_now_ms() - j->started_ms);
+	if (c) {
+		if (c->job == j) {
+			d->inflight--;
+			c->job = NULL;
+		}
+		if (c->dead) {
+			conn_close(c); /* now free to go */
+		} else {
+			conn_send(c, &j->resp);
+			conn_process(c);
+		}
+	}
+	j->next = d->dead_jobs;
+	d->dead_jobs = j;
+}
+
+static void dispatch(struct daemon *d, struct conn *c, struct job *j)
+{
+	j->conn = c;
+	if (j->mode == JOB_DONE) {
+		if (d->o->verbose || j->refused)
+			dlog("id=%s refused: %.*s", j->id,
+			     (int)(j->resp.len > 300 ? 300 : j->resp.len - 1), j->resp.p);
+		j->conn = NULL;
+		conn_send(c, &j->resp);
+		j->next = d->dead_jobs;
+		d->dead_jobs = j;
+		return;
+	}
+	c->job = j;
+	d->inflight++;
+	if (j->mode == JOB_APPLET && d->loop_private_cwd == d->private_cwd &&
+	    request_inline_ok(j)) {
+		request_run_applet(j, d->cwd_fd, d->loop_private_cwd);
+		job_complete(d, j);
+	} else if (j->mode == JOB_APPLET)
+		pool_submit(d->pool, j);
+	else if (d->nrunning < d->o->max_procs)
+		proc_start(d, j);
+	else {
+		j->next = NULL;
+		if (d->wait_tail)
+			d->wait_tail->next = j;
+		else
+			d->wait_head = j;
+		d->wait_tail = j;
+	}
+}
+
+static void handle_line(struct conn *c, const char *line, size_t len)
+{
+	struct daemon *d = c->d;
+	struct job *j;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+			break;
+	if (i == len)
+		return; /* blank lines are skipped */
+	j = request_parse(d, line, len);
+	if (!j) {
+		struct buf b;
+		buf_init(&b);
+		buf_puts(&b, "{\"id\":\"\",\"stdout\":\"\",\"stderr\":\"\","
+			     "\"exit_code\":1,\"error\":\"out of memory\"}\n");
+		conn_send(c, &b);
+		buf_free(&b);
+		return;
+	}
+	dispatch(d, c, j);
+}
+
+static void oversize(struct conn *c)
+{
+	struct daemon *d = c->d;
+	struct buf b;
+
+	dlog("request line over %zu bytes: answered with an error, skipped",
+	     d->o->max_line);
+	buf_init(&b);
+	buf_printf(&b, "{\"id\":\"\",\"stdout\":\"\",\"stderr\":\"\",\"exit_code\":1,"
+		   "\"error\":\"request line exceeds the limit of %zu bytes\"}\n",
+		   d->o->max_line);
+	conn_send(c, &b);
+	buf_free(&b);
+}
+
+void conn_process(struct conn *c)
+{
+	struct daemon *d = c->d;
+
+	while (!c->dead && !c->job && c->out_off == c->out.len && !d->stopping) {
+		char *base = c->in.p + c->in_off, *nl;
+		size_t avail = c->in.len - c->in_off, len;
+
+		if (!avail)
+			break;
+		nl = memchr(c->in.p + c->scan_off, '\n', c->in.len - c->scan_off);
+		if (c->skipping) {
+			c->in_off = nl ? (size_t)(nl - c->in.p) + 1 : c->in.len;
+			c->scan_off = c->in_off;
+			c->skipping = !nl;
+			continue;
+		}
+		if (!nl) {
+			c->scan_off = c->in.len;
+			if (avail > d->o->max_line) {
+				c->in_off = c->scan_off = c->in.len;
+				c->skipping = 1;
+				oversize(c);
+				continue;
+			}
+			if (!c->eof)
+				break;
+			/* The last line may lack its newline. */
+			c->in_off = c->scan_off = c->in.len;
+			handle_line(c, base, avail);
+			continue;
+		}
+		len = (size_t)(nl - base);
+		c->in_off += len + 1;
+		c->scan_off = c->in_off;
+		if (len > d->o->max_line)
+			oversize(c);
+		else
+			handle_line(c, base, len);
+	}
+	if (c->dead)
+		return;
+	if (c->in_off == c->in.len) {
+		if (c->in.cap > KEEP_BUF)
+			buf_free(&c->in);
+		buf_reset(&c->in);
+		c->in_off = c->scan_off = 0;
+	} else if (c->in_off > READ_CHUNK) {
+		memmove(c->in.p, c->in.p + c->in_off, c->in.len - c->in_off);
+		c->in.len -= c->in_off;
+		c->scan_off -= c->in_off;
+		c->in_off = 0;
+	}
+	if (!c->job && c->out_off == c->out.len &&
+	    (d->stopping || (c->eof && c->in_off == c->in.len))) {
+		conn_close(c);
+		return;
+	}
+	conn_update(c);
+}
+
+/* The rest of an oversize line is dropped as it arrives (the error was
+ * answered already), whatever the state of the connection. */
+static void skip_read(struct conn *c, size_t n)
+{
+	char *fresh = c->in.p + c->in.len - n;
+	char *nl = memchr(fresh, '\n', n);
+	size_t keep;
+
+	if (!nl) {
+		c->in.len -= n;
+		return;
+	}
+	keep = (size_t)(c->in.p + c->in.len - (nl + 1));
+	memmove(fresh, nl + 1, keep);
+	c->in.len = (size_t)(fresh - c->in.p) + keep;
+	c->skipping = 0;
+}
+
+static void conn_read(struct conn *c)
+{
+	size_t limit = c->d->o->max_line + 1, want;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		ssize_t n;
+
+		if (!c->skipping && c->in.len - c->in_off > limit)
+			break;
+		/* Small reads stay in one small buffer (no mmap per request);
+		 * a big request gets big reads. */
+		want = c->in.len - c->in_off > READ_CHUNK ? 4 * READ_CHUNK : READ_CHUNK / 4;
+		if (buf_reserve(&c->in, want)) {
+			conn_close(c);
+			return;
+		}
+		want = c->in.cap - c->in.len - 1;
+		n = recv(c->fd, c->in.p + c->in.len, want, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n < 0) {
+			conn_close(c);
+			return;
+		}
+		if (n == 0) {
+			c->eof = 1;
+			break;
+		}
+		c->in.len += (size_t)n;
+		if (c->skipping)
+			skip_read(c, (size_t)n);
+		if ((size_t)n < want)
+			break; /* drained: spare the recv that would say EAGAIN */
+	}
+	conn_process(c);
+}
+
+void conn_event(struct conn *c, unsigned ev)
+{
+	if (c->dead)
+		return;
+	if (ev & EPOLLOUT) {
+		conn_flush(c);
+		if (c->dead)
+			return;
+		conn_process(c);
+	}
+	/* A hang-up: take what the peer sent before it went, then close;
+	 * a request already running still completes, unanswered. */
+	if (!c->dead && (ev & (EPOLLIN | EPOLLHUP)) && !(ev & EPOLLERR))
+		conn_read(c);
+	if (!c->dead && (ev & (EPOLLHUP | EPOLLERR)))
+		conn_close(c);
+}
+
+void conn_accept(struct daemon *d, struct listener *l)
+{
+	for (;;) {
+		int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), one = 1;
+		struct conn *c;
+
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				int i;
+				dlog("accept: %s: pausing new connections for 100 ms",
+				     strerror(errno));
+				for (i = 0; i < d->nlis; i++)
+					epoll_ctl(d->ep, EPOLL_CTL_DEL, d->lis[i].fd, NULL);
+				d->accept_resume = wfs_now_ms() + 100;
+			}
+			return;
+		}
+		if (d->nconns >= d->o->max_conns) {
+			dlog("connection refused: %d connections open (--max-conns)",
+			     d->nconns);
+			close(fd);
+			continue;
+		}
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			close(fd);
+			continue;
+		}
+		if (!l->is_unix)
+			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		c->d = d;
+		c->fd = fd;
+		c->w = (struct watch){W_CONN, 0, c};
+		c->events = EPOLLIN;
+		buf_init(&c->in);
+		buf_init(&c->out);
+		if (ep_ctl(d, EPOLL_CTL_ADD, fd, &c->w, EPOLLIN)) {
+			close(fd);
+			free(c);
+			continue;
+		}
+		c->next = d->conns;
+		if (d->conns)
+			d->conns->prev = c;
+		d->conns = c;
+		d->nconns++;
+		if (d->o->verbose)
+			dlog("connection accepted (%s)", l->is_unix ? "unix" : "tcp");
+	}
+}

@@ -1,0 +1,136 @@
+/* proc.c - the commands the loop runs: start, events, timers, reaping */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "daemon_int.h"
+
+static void proc_before_close(struct exec_proc *p, int i)
+{
+	struct job *j = p->owner;
+
+	epoll_ctl(j->d->ep, EPOLL_CTL_DEL, p->fd[i], NULL);
+}
+
+void job_fail_now(struct daemon *d, struct job *j, const char *msg)
+{
+	resp_legacy(j, "", 0, "", 0, 1, msg);
+	job_complete(d, j);
+}
+
+void proc_start(struct daemon *d, struct job *j)
+{
+	char err[600];
+	struct stat st;
+	long long t;
+	int i;
+
+	if (j->workdir && (stat(j->workdir, &st) || !S_ISDIR(st.st_mode))) {
+		snprintf(err, sizeof(err), "chdir %.400s: %s", j->workdir,
+			 errno == ENOENT ? "no such file or directory" :
+			 !S_ISDIR(st.st_mode) ? "not a directory" : strerror(errno));
+		return job_fail_now(d, j, err);
+	}
+	if (exec_start(&j->proc, &j->exec, err, sizeof(err))) {
+		request_command_done(j, NULL, err);
+		return job_complete(d, j);
+	}
+	j->proc.owner = j;
+	j->proc.before_close = proc_before_close;
+	j->running = 1;
+	for (i = 0; i < EXEC_NFDS; i++) {
+		if (j->proc.fd[i] < 0)
+			continue;
+		j->w[i] = (struct watch){W_PROC, i, j};
+		ep_ctl(d, EPOLL_CTL_ADD, j->proc.fd[i], &j->w[i], EPOLLIN);
+	}
+	j->prev = NULL;
+	j->next = d->running;
+	if (d->running)
+		d->running->prev = j;
+	d->running = j;
+	d->nrunning++;
+	t = exec_tick(&j->proc, wfs_now_ms());
+	d->next_timer = earliest(d->next_timer, t);
+	if (d->o->verbose)
+		dlog("id=%s spawned pid %d: %.200s", j->id, (int)j->proc.pid,
+		     j->exec.command);
+}
+
+static void proc_complete(struct daemon *d, struct job *j)
+{
+	struct wfs_exec_result res;
+
+	exec_finish(&j->proc, &res);
+	j->running = 0;
+	if (j->prev)
+		j->prev->next = j->next;
+	else
+		d->running = j->next;
+	if (j->next)
+		j->next->prev = j->prev;
+	d->nrunning--;
+	request_command_done(j, &res, NULL);
+	buf_free(&res.out);
+	buf_free(&res.err);
+	job_complete(d, j);
+	while (d->wait_head && d->nrunning < d->o->max_procs) {
+		struct job *w = d->wait_head;
+		d->wait_head = w->next;
+		if (!d->wait_head)
+			d->wait_tail = NULL;
+		proc_start(d, w);
+	}
+}
+
+void proc_event(struct daemon *d, struct job *j, int index)
+{
+	if (!j->running)
+		return;
+	exec_io(&j->proc, index);
+	if (exec_done(&j->proc))
+		proc_complete(d, j);
+}
+
+void procs_tick(struct daemon *d, long long now)
+{
+	struct job *j, *next;
+	long long t = 0;
+
+	/* Commands started during the walk (the next request of a connection)
+	 * put their own timers in next_timer. */
+	d->next_timer = 0;
+	for (j = d->running; j; j = next) {
+		long long jt = exec_tick(&j->proc, now);
+		next = j->next;
+		if (exec_done(&j->proc))
+			proc_complete(d, j);
+		else
+			t = earliest(t, jt);
+	}
+	d->next_timer = earliest(d->next_timer, t);
+}
+
+
+/* As a container's first process, orphaned grandchildren are ours to
+ * reap. A zombie of a running command is left to its job, which needs
+ * its status; waitid peeks (WNOWAIT) before reaping anything. */
+
+void proc_reap_orphans(struct daemon *d)
+{
+	for (;;) {
+		siginfo_t si;
+		struct job *j;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) || !si.si_pid)
+			return;
+		for (j = d->running; j; j = j->next)
+			if (j->proc.pid == si.si_pid)
+				return;
+		waitpid(si.si_pid, NULL, WNOHANG);
+	}
+}
