@@ -25,7 +25,6 @@
  *	                  the first answer and exit 1 unless all N answered
  */
 #include <errno.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +34,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include "applet.h"
+#include "netaddr.h"
 #include "json.h"
 
 /* reply_error, for functions that return a descriptor: -1. */
@@ -58,31 +58,19 @@ static int dial(struct req *r, const char *addr, int timeout_s)
 			return -1;
 		}
 	} else {
-		struct addrinfo hints = {0}, *res, *ai;
 		const char *hp = strncmp(addr, "tcp:", 4) ? addr : addr + 4;
-		const char *colon = strrchr(hp, ':');
-		char host[256];
-		int rc, err = 0;
+		struct sockaddr_storage ss;
+		socklen_t sl;
+		char err[256];
 
-		if (!colon || colon - hp >= (long)sizeof(host))
-			return dial_error(r, "client: bad address %s: want unix:PATH or tcp:HOST:PORT", addr);
-		snprintf(host, sizeof(host), "%.*s", (int)(colon - hp), hp);
-		hints.ai_socktype = SOCK_STREAM;
-		rc = getaddrinfo(host, colon + 1, &hints, &res);
-		if (rc)
-			return dial_error(r, "client: %s: %s", addr, gai_strerror(rc));
-		for (ai = res; ai; ai = ai->ai_next) {
-			fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
-			if (fd >= 0 && !connect(fd, ai->ai_addr, ai->ai_addrlen))
-				break;
-			err = errno;
-			if (fd >= 0)
-				close(fd);
-			fd = -1;
+		if (net_addr_parse(hp, 0, &ss, &sl, err, sizeof(err)))
+			return dial_error(r, "client: %s (want unix:PATH or tcp:HOST:PORT)", err);
+		fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0 && connect(fd, (struct sockaddr *)&ss, sl)) {
+			int e = errno;
+			close(fd);
+			return dial_error(r, "client: connect %s: %s", addr, strerror(e));
 		}
-		freeaddrinfo(res);
-		if (fd < 0)
-			return dial_error(r, "client: connect %s: %s", addr, strerror(err));
 	}
 	if (fd < 0)
 		return dial_error(r, "client: socket: %s", strerror(errno));

@@ -1,6 +1,5 @@
 /* listen.c - the TCP and Unix listening sockets */
 #include <errno.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,59 +8,36 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include "daemon_int.h"
+#include "netaddr.h"
 
 int listen_tcp(struct daemon *d, const char *addr)
 {
-	struct addrinfo hints = {0}, *res, *ai;
-	char host[256], port[32], shown[300];
-	const char *colon = strrchr(addr, ':');
 	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	int fd = -1, rc, one = 1;
+	socklen_t sl;
+	char err[256], shown[80];
+	int fd, e, one = 1;
 
-	if (!colon || (size_t)(colon - addr) >= sizeof(host) ||
-	    strlen(colon + 1) >= sizeof(port) || !colon[1]) {
-		dlog("bad listen address %s: want HOST:PORT", addr);
+	if (net_addr_parse(addr, 1, &ss, &sl, err, sizeof(err))) {
+		dlog("listen %s", err);
 		return -1;
 	}
-	snprintf(host, sizeof(host), "%.*s", (int)(colon - addr), addr);
-	snprintf(port, sizeof(port), "%s", colon + 1);
-	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-		memmove(host, host + 1, strlen(host));
-		host[strlen(host) - 1] = 0;
-	}
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE;
-	rc = getaddrinfo(host[0] ? host : NULL, port, &hints, &res);
-	if (rc) {
-		dlog("listen %s: %s", addr, gai_strerror(rc));
-		return -1;
-	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			continue;
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 4096))
-			break;
-		rc = errno;
-		close(fd);
-		fd = -1;
-		errno = rc;
-	}
-	freeaddrinfo(res);
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		dlog("listen tcp %s: %s", addr, strerror(errno));
 		return -1;
 	}
-	snprintf(shown, sizeof(shown), "%s", addr);
-	if (!getsockname(fd, (struct sockaddr *)&ss, &sl)) {
-		char h[128], p[16];
-		if (!getnameinfo((struct sockaddr *)&ss, sl, h, sizeof(h), p, sizeof(p),
-				 NI_NUMERICHOST | NI_NUMERICSERV))
-			snprintf(shown, sizeof(shown), "%s:%s", h, p);
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, sl) || listen(fd, 4096)) {
+		e = errno;
+		close(fd);
+		dlog("listen tcp %s: %s", addr, strerror(e));
+		return -1;
 	}
+	sl = sizeof(ss);
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl))
+		snprintf(shown, sizeof(shown), "%s", addr);
+	else
+		net_addr_format((struct sockaddr *)&ss, shown, sizeof(shown));
 	d->lis[d->nlis].fd = fd;
 	d->lis[d->nlis].is_unix = 0;
 	d->nlis++;

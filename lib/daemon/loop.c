@@ -34,8 +34,11 @@ void dlog(const char *fmt, ...)
 	va_list ap;
 	size_t n;
 
+	/* by hand: strftime would bring in the time zone code */
 	gmtime_r(&t, &tm);
-	n = strftime(line, sizeof(line), "%Y-%m-%dT%H:%M:%SZ wick-daemon: ", &tm);
+	n = (size_t)snprintf(line, sizeof(line), "%04d-%02d-%02dT%02d:%02d:%02dZ wick-daemon: ",
+			     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+			     tm.tm_min, tm.tm_sec);
 	va_start(ap, fmt);
 	vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
 	va_end(ap);

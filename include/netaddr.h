@@ -1,0 +1,20 @@
+/* netaddr.h - TCP addresses without the libc resolver */
+#ifndef WFS_NETADDR_H
+#define WFS_NETADDR_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+/* Parse "HOST:PORT". HOST is an IPv4 address, an IPv6 one in brackets,
+ * a name from /etc/hosts ("localhost" always works), or empty / "*" for
+ * every address (with passive). No DNS: getaddrinfo would pull the whole
+ * resolver into the static binary, and agents' hosts pass addresses.
+ * Returns 0, or -1 with a message in err. */
+int net_addr_parse(const char *hostport, int passive,
+		   struct sockaddr_storage *ss, socklen_t *len, char *err,
+		   size_t errlen);
+
+/* "1.2.3.4:80" or "[::1]:80". */
+void net_addr_format(const struct sockaddr *sa, char *out, size_t outlen);
+
+#endif

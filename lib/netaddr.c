@@ -1,0 +1,115 @@
+/* netaddr.c - HOST:PORT parsing with inet_pton and /etc/hosts */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "netaddr.h"
+
+static int set_ip(const char *host, int port, struct sockaddr_storage *ss,
+		  socklen_t *len)
+{
+	struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, host, &a4->sin_addr) == 1) {
+		a4->sin_family = AF_INET;
+		a4->sin_port = htons((unsigned short)port);
+		*len = sizeof(*a4);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, host, &a6->sin6_addr) == 1) {
+		a6->sin6_family = AF_INET6;
+		a6->sin6_port = htons((unsigned short)port);
+		*len = sizeof(*a6);
+		return 0;
+	}
+	return -1;
+}
+
+/* The first address /etc/hosts gives name, into ip. */
+static int hosts_lookup(const char *name, char *ip, size_t iplen)
+{
+	char line[512];
+	FILE *f = fopen("/etc/hosts", "re");
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *save, *tok, *addr;
+
+		line[strcspn(line, "#\n")] = 0;
+		addr = strtok_r(line, " \t", &save);
+		while (addr && (tok = strtok_r(NULL, " \t", &save))) {
+			if (!strcasecmp(tok, name)) {
+				snprintf(ip, iplen, "%s", addr);
+				found = 1;
+				break;
+			}
+		}
+	}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+int net_addr_parse(const char *hostport, int passive,
+		   struct sockaddr_storage *ss, socklen_t *len, char *err,
+		   size_t errlen)
+{
+	const char *colon = strrchr(hostport, ':');
+	char host[256], ip[64];
+	char *end;
+	long port;
+	size_t hl;
+
+	if (!colon || !colon[1]) {
+		snprintf(err, errlen, "bad address \"%s\": want HOST:PORT", hostport);
+		return -1;
+	}
+	port = strtol(colon + 1, &end, 10);
+	if (*end || port < 0 || port > 65535) {
+		snprintf(err, errlen, "bad port in \"%s\": want 0-65535", hostport);
+		return -1;
+	}
+	hl = (size_t)(colon - hostport);
+	if (hl >= sizeof(host)) {
+		snprintf(err, errlen, "host name too long in \"%s\"", hostport);
+		return -1;
+	}
+	memcpy(host, hostport, hl);
+	host[hl] = 0;
+	if (hl >= 2 && host[0] == '[' && host[hl - 1] == ']') {
+		memmove(host, host + 1, hl - 2);
+		host[hl - 2] = 0;
+	}
+	if (!host[0] || !strcmp(host, "*"))
+		snprintf(host, sizeof(host), "%s", passive ? "0.0.0.0" : "127.0.0.1");
+	if (!set_ip(host, (int)port, ss, len))
+		return 0;
+	if (!hosts_lookup(host, ip, sizeof(ip)) && !set_ip(ip, (int)port, ss, len))
+		return 0;
+	if (!strcasecmp(host, "localhost") && !set_ip("127.0.0.1", (int)port, ss, len))
+		return 0;
+	snprintf(err, errlen,
+		 "cannot resolve \"%s\": give a numeric address or a name from /etc/hosts (no DNS in this static build)",
+		 host);
+	return -1;
+}
+
+void net_addr_format(const struct sockaddr *sa, char *out, size_t outlen)
+{
+	char ip[INET6_ADDRSTRLEN] = "?";
+
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)sa;
+		inet_ntop(AF_INET6, &a6->sin6_addr, ip, sizeof(ip));
+		snprintf(out, outlen, "[%s]:%u", ip, ntohs(a6->sin6_port));
+	} else {
+		const struct sockaddr_in *a4 = (const struct sockaddr_in *)sa;
+		inet_ntop(AF_INET, &a4->sin_addr, ip, sizeof(ip));
+		snprintf(out, outlen, "%s:%u", ip, ntohs(a4->sin_port));
+	}
+}
