@@ -13,6 +13,9 @@ V ?= 0
 ifeq ($(ARCH),aarch64)
 CC := build/musl-aarch64/bin/musl-gcc
 AR := aarch64-linux-gnu-ar
+# 4 KiB pages suffice for a static binary; the default 64 KiB alignment
+# pads the file by tens of KB.
+LDFLAGS += -Wl,-z,max-page-size=4096
 endif
 
 B := build
