@@ -900,9 +900,23 @@ static struct node *parse_reps(struct parser *p, struct node *atom)
 	}
 }
 
+
+/* The nodes of a sequence as one: itself, a concatenation, or empty. */
+static struct node *cat_of(struct parser *p, struct node *head, int count)
+{
+	struct node *cat;
+
+	if (count == 1)
+		return head;
+	cat = newnode(p, count ? N_CAT : N_EMPTY);
+	if (cat)
+		cat->kid = head;
+	return cat;
+}
+
 static struct node *parse_cat(struct parser *p)
 {
-	struct node *head = NULL, *tail = NULL, *n, *cat;
+	struct node *head = NULL, *tail = NULL, *n;
 	int count = 0, none, c;
 
 	while ((c = peek(p)) >= 0 && c != '|' && c != ')') {
@@ -973,12 +987,7 @@ static struct node *parse_cat(struct parser *p)
 		tail = n;
 		count++;
 	}
-	if (count == 1)
-		return head;
-	cat = newnode(p, count ? N_CAT : N_EMPTY);
-	if (cat)
-		cat->kid = head;
-	return cat;
+	return cat_of(p, head, count);
 }
 
 static struct node *parse_alt(struct parser *p)
@@ -1005,7 +1014,7 @@ static struct node *parse_alt(struct parser *p)
 
 static struct node *parse_literal(struct parser *p)
 {
-	struct node *head = NULL, *tail = NULL, *n, *cat;
+	struct node *head = NULL, *tail = NULL, *n;
 	int count = 0;
 
 	while (p->pos < p->len) {
@@ -1031,12 +1040,7 @@ static struct node *parse_literal(struct parser *p)
 		tail = n;
 		count++;
 	}
-	if (count == 1)
-		return head;
-	cat = newnode(p, count ? N_CAT : N_EMPTY);
-	if (cat)
-		cat->kid = head;
-	return cat;
+	return cat_of(p, head, count);
 }
 
 int re_parse(const char *pat, size_t len, unsigned flags, struct ast *a,
