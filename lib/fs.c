@@ -69,8 +69,9 @@ int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
 {
 	int fd;
 
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. It stays
+	 * set: it changes nothing for the regular file we keep. */
+	fd = fs_open_raw(path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return fs_fail_errno(c, op, path, errno);
 	if (fstat(fd, st)) {
@@ -86,7 +87,6 @@ int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
 		return wfs_fail(c, "%s %s: is a %s, not a regular file", op, path,
 				fs_type_name(st->st_mode));
 	}
-	fcntl(fd, F_SETFL, 0);
 	return fd;
 }
 

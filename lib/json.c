@@ -6,8 +6,40 @@
 #include <strings.h>
 #include "json.h"
 #include "util.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static const char hexdig[] = "0123456789abcdef";
+
+/* Length of the run at s that needs no escaping: printable ASCII other
+ * than '"' and '\\'. Sixteen bytes a step where SSE2 is there: the daemon
+ * escapes every response's stdout, which is itself JSON. */
+static size_t plain_run(const char *s, size_t n)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'),
+		      bslash = _mm_set1_epi8('\\');
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		/* signed compare: bytes >= 0x80 are negative, so below 0x20 */
+		__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space),
+					   _mm_or_si128(_mm_cmpeq_epi8(v, quote),
+							_mm_cmpeq_epi8(v, bslash)));
+		int m = _mm_movemask_epi8(bad);
+		if (m)
+			return i + (size_t)__builtin_ctz((unsigned)m);
+	}
+#endif
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+			break;
+	}
+	return i;
+}
 
 void json_str(struct buf *b, const char *s, size_t n)
 {
@@ -21,7 +53,7 @@ void json_str(struct buf *b, const char *s, size_t n)
 		int cp, len;
 
 		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-			i++;
+			i += plain_run(s + i, n - i);
 			continue;
 		}
 		buf_add(b, s + run, i - run);
