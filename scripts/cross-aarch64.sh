@@ -61,44 +61,16 @@ ready && exit 0
 start=$(date +%s)
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# Debian's source packages through a private source list (the same way as
-# scripts/deps.sh, in a directory of its own so the two never share apt's
-# list lock).
+# Debian's source packages through a private source list of our own (not
+# deps.sh's, so the two never share apt's list lock).
+. "$top/scripts/srcpkg.sh"
 apt="$build/apt-aarch64"
-orig_in() { # DIR PACKAGE: its .orig.tar.* in DIR, or nothing
-	for f in "$1/$2"_*.orig.tar.*; do
-		case $f in *.asc) continue ;; esac
-		[ -f "$f" ] && printf '%s\n' "$f" && return 0
-	done
-	return 0
-}
-fetch() { # PACKAGE: the path of its .orig.tar.* in $apt/src
-	if [ -z "$(orig_in "$apt/src" "$1")" ]; then
-		if [ ! -f "$apt/updated" ]; then
-			mkdir -p "$apt/sources" "$apt/lists/partial" "$apt/src"
-			src=/etc/apt/sources.list.d/debian.sources
-			if [ -f "$src" ]; then
-				sed 's/^Types:.*/Types: deb-src/' "$src" >"$apt/sources/debian.sources"
-			else
-				# shellcheck disable=SC1091
-				. /etc/os-release
-				printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\n' \
-					"${VERSION_CODENAME:-bookworm}" >"$apt/sources/debian.sources"
-			fi
-			# shellcheck disable=SC2086
-			apt-get $aptopt update -qq
-			touch "$apt/updated"
-		fi
+fetch() { # PACKAGE: the path of its .orig.tar.*
+	srcpkg_orig "$apt" "$1" || {
 		say "fetching the $1 source package"
-		# shellcheck disable=SC2086
-		(cd "$apt/src" && apt-get $aptopt source --download-only -qq "$1")
-	fi
-	f=$(orig_in "$apt/src" "$1")
-	[ -n "$f" ] || { say "no $1 orig tarball downloaded"; exit 1; }
-	printf '%s\n' "$f"
+		srcpkg_fetch "$apt" "$1"
+	} || { say "cannot fetch Debian's $1 source package"; exit 1; }
 }
-aptopt="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$apt/sources
-	-o Dir::State::Lists=$apt/lists -o APT::Sandbox::User=root"
 
 # ---- musl ----
 if ! { [ -x "$musl/bin/musl-gcc" ] && [ -f "$musl/lib/libc.a" ] &&
@@ -127,8 +99,7 @@ fi
 # ---- zlib ----
 if ! { [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; }; then
 	# scripts/deps.sh's download when there is one.
-	orig=$(orig_in "$build/apt/src" zlib)
-	[ -n "$orig" ] || orig=$(fetch zlib)
+	orig=$(srcpkg_orig "$build/apt" zlib) || orig=$(fetch zlib)
 	work="$build/zlib-aarch64-src"
 	rm -rf "$work" "$zdir" && mkdir -p "$work"
 	tar -xf "$orig" -C "$work" --strip-components=1

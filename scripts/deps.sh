@@ -29,27 +29,10 @@ if [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; then
 	exit 0
 fi
 
-# Debian's zlib source package through a private source list: /etc/apt
-# stays untouched.
-apt="$build/apt"
-mkdir -p "$apt/sources" "$apt/lists/partial" "$apt/src"
-src=/etc/apt/sources.list.d/debian.sources
-if [ -f "$src" ]; then
-	sed 's/^Types:.*/Types: deb-src/' "$src" >"$apt/sources/debian.sources"
-else
-	. /etc/os-release
-	printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\n' \
-		"${VERSION_CODENAME:-bookworm}" >"$apt/sources/debian.sources"
-fi
-aptopt="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$apt/sources
-	-o Dir::State::Lists=$apt/lists -o APT::Sandbox::User=root"
+# Debian's zlib source package, the orig tarball unpacked by hand.
+. "$top/scripts/srcpkg.sh"
 say "fetching zlib source package"
-# shellcheck disable=SC2086
-apt-get $aptopt update -qq
-# shellcheck disable=SC2086
-(cd "$apt/src" && apt-get $aptopt source --download-only -qq zlib)
-orig=$(ls "$apt"/src/zlib_*.orig.tar.* 2>/dev/null | head -n 1)
-[ -n "$orig" ] || { say "no zlib orig tarball downloaded"; exit 1; }
+orig=$(srcpkg_fetch "$build/apt" zlib) || { say "cannot fetch Debian's zlib source package"; exit 1; }
 
 work="$build/zlib-src"
 rm -rf "$work" && mkdir -p "$work"

@@ -1,0 +1,42 @@
+# scripts/srcpkg.sh - sourced by deps.sh and cross-aarch64.sh: Debian
+# source packages through a private source list, so /etc/apt is untouched.
+#
+#   srcpkg_orig APTDIR PACKAGE    print its downloaded .orig.tar.*, if any
+#   srcpkg_fetch APTDIR PACKAGE   download it once and print that path
+#
+# APTDIR holds the source list, apt's lists and the downloads; each caller
+# has its own, so two never contend for one list lock.
+
+srcpkg_orig() {
+	for f in "$1/src/$2"_*.orig.tar.*; do
+		case $f in *.asc) continue ;; esac
+		[ -f "$f" ] && printf '%s\n' "$f" && return 0
+	done
+	return 1
+}
+
+srcpkg_fetch() {
+	_apt=$1
+	_opts="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$_apt/sources
+		-o Dir::State::Lists=$_apt/lists -o APT::Sandbox::User=root"
+	if ! srcpkg_orig "$_apt" "$2" >/dev/null; then
+		if [ ! -f "$_apt/updated" ]; then
+			mkdir -p "$_apt/sources" "$_apt/lists/partial" "$_apt/src"
+			if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+				sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+					>"$_apt/sources/debian.sources"
+			else
+				# shellcheck disable=SC1091
+				. /etc/os-release
+				printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\n' \
+					"${VERSION_CODENAME:-bookworm}" >"$_apt/sources/debian.sources"
+			fi
+			# shellcheck disable=SC2086
+			apt-get $_opts update -qq >&2 || return 1
+			touch "$_apt/updated"
+		fi
+		# shellcheck disable=SC2086
+		(cd "$_apt/src" && apt-get $_opts source --download-only -qq "$2") >&2 || return 1
+	fi
+	srcpkg_orig "$_apt" "$2" || { printf 'no %s orig tarball downloaded\n' "$2" >&2; return 1; }
+}
