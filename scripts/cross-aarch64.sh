@@ -27,15 +27,14 @@ ready() {
 		[ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]
 }
 
-installed() {
-	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
-}
+# shellcheck source=scripts/apt.sh
+. "$top/scripts/apt.sh"
 
 missing=""
 for p in $pkgs; do
 	# qemu-user (qemu-aarch64) serves as well as qemu-user-static.
-	[ "$p" = qemu-user-static ] && installed qemu-user && continue
-	installed "$p" || missing="$missing $p"
+	[ "$p" = qemu-user-static ] && deb_installed qemu-user && continue
+	deb_installed "$p" || missing="$missing $p"
 done
 if [ -z "$missing" ] && ready; then
 	exit 0
@@ -49,12 +48,8 @@ fi
 
 if [ -n "$missing" ]; then
 	say "installing$missing"
-	sudo=""
-	[ "$(id -u)" = 0 ] || sudo=sudo
-	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get update -qq || true
 	# shellcheck disable=SC2086
-	$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	deb_install $missing
 fi
 ready && exit 0
 
@@ -63,7 +58,6 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # Debian's source packages through a private source list of our own (not
 # deps.sh's, so the two never share apt's list lock).
-. "$top/scripts/srcpkg.sh"
 apt="$build/apt-aarch64"
 fetch() { # PACKAGE: the path of its .orig.tar.*
 	srcpkg_orig "$apt" "$1" || {

@@ -9,20 +9,16 @@ zdir="$build/zlib"
 pkgs="musl-tools kconfig-frontends-nox file zlib1g-dev busybox-static"
 
 say() { printf 'deps: %s\n' "$*" >&2; }
+. "$top/scripts/apt.sh"
 
 missing=""
 for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing="$missing $p"
+	deb_installed "$p" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
 	say "installing$missing"
-	sudo=""
-	[ "$(id -u)" = 0 ] || sudo=sudo
-	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get update -qq || true
 	# shellcheck disable=SC2086
-	$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	deb_install $missing
 fi
 
 if [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; then
@@ -30,7 +26,6 @@ if [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; then
 fi
 
 # Debian's zlib source package, the orig tarball unpacked by hand.
-. "$top/scripts/srcpkg.sh"
 say "fetching zlib source package"
 orig=$(srcpkg_fetch "$build/apt" zlib) || { say "cannot fetch Debian's zlib source package"; exit 1; }
 

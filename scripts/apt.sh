@@ -1,11 +1,26 @@
-# scripts/srcpkg.sh - sourced by deps.sh and cross-aarch64.sh: Debian
-# source packages through a private source list, so /etc/apt is untouched.
+# shellcheck shell=sh
+# scripts/apt.sh - sourced by deps.sh and cross-aarch64.sh: Debian packages,
+# and source packages through a private source list (/etc/apt untouched).
 #
+#   deb_installed PACKAGE         is it installed?
+#   deb_install PACKAGE...        install them (with sudo when not root)
 #   srcpkg_orig APTDIR PACKAGE    print its downloaded .orig.tar.*, if any
 #   srcpkg_fetch APTDIR PACKAGE   download it once and print that path
 #
 # APTDIR holds the source list, apt's lists and the downloads; each caller
 # has its own, so two never contend for one list lock.
+
+deb_installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
+}
+
+deb_install() {
+	_sudo=""
+	[ "$(id -u)" = 0 ] || _sudo=sudo
+	DEBIAN_FRONTEND=noninteractive $_sudo apt-get update -qq || true
+	DEBIAN_FRONTEND=noninteractive $_sudo apt-get install -y -qq \
+		--no-install-recommends "$@" >/dev/null
+}
 
 srcpkg_orig() {
 	for f in "$1/src/$2"_*.orig.tar.*; do
