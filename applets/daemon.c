@@ -1,6 +1,6 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen: socket: token: max-line# max-output# workers# max-conns# max-procs# v|verbose", 0, 0, APPLET_CLI_ONLY)
+ * APPLET(daemon, "listen: socket: token: max-line# max-output# workers# max-conns# max-procs# poll-us# v|verbose", 0, 0, APPLET_CLI_ONLY)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
@@ -31,6 +31,9 @@
  *	  --workers N         threads for in-process applets (default 4)
  *	  --max-conns N       open connections (default 10000)
  *	  --max-procs N       commands running at once, more wait (default 1024)
+ *	  --poll-us N         after answering in process, poll for the next
+ *	                      request this long before sleeping (DAEMON_POLL_US,
+ *	                      default 50; 0 off): spares a wakeup per round trip
  *	  -v, --verbose       log every connection and request
  *
  *	  SIGTERM or SIGINT: stop accepting, kill running commands' process
@@ -86,6 +89,11 @@ int daemon_main(struct req *r)
 	o.max_conns = (int)num_opt(r, "max-conns", "DAEMON_MAX_CONNS", 10000);
 	o.max_procs = (int)num_opt(r, "max-procs", "DAEMON_MAX_PROCS", 1024);
 	o.verbose = opt_has(r, "verbose");
+	{
+		const char *e = getenv("DAEMON_POLL_US");
+		long long v = opt_num(r, "poll-us", e && *e ? strtoll(e, NULL, 10) : 50);
+		o.poll_us = v < 0 ? 0 : v > 10000 ? 10000 : (int)v;
+	}
 	if (o.workers > 256)
 		o.workers = 256;
 	return daemon_run(&o);

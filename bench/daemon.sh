@@ -78,7 +78,7 @@ for case in fast native true; do
 	case $case in
 	fast) line=$fast n=$N label="fast-path \`wickfs read\` of 1 KB" ;;
 	native) line=$native n=$N label="native \`{\"op\":\"read\"}\` of 1 KB" ;;
-	true) line=$true_cmd n=$ntrue label="command \`true\` (sh spawned)" ;;
+	true) line=$true_cmd n=$ntrue label="command \`true\` (one process spawned)" ;;
 	esac
 	u=$(median "unix:$sock" "$n" "$line")
 	t=$(median "tcp:127.0.0.1:$port" "$n" "$line")
@@ -92,6 +92,16 @@ for case in fast native true; do
 "
 	eval "u_$case=\$u p_$case=\$p"
 done
+
+# The same fast-path read with the poll window off: each round trip then
+# pays the daemon's sleep and wakeup too.
+"$W" daemon --listen off --socket "$dir/nopoll.sock" --poll-us 0 2>"$dir/nopoll.log" &
+pid2=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q "ready:" "$dir/nopoll.log"; do sleep 0.05; i=$((i + 1)); done
+u_nopoll=$(median "unix:$dir/nopoll.sock" "$N" "$fast")
+kill "$pid2" 2>/dev/null
+wait "$pid2" 2>/dev/null
 
 per=$((N * 5 / CONNS))
 tput_u=$("$LOAD" "unix:$sock" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')
@@ -121,6 +131,7 @@ zombies=$(for s in /proc/[0-9]*/stat; do awk -v p="$pid" '$4 == p && $3 == "Z"' 
 		if (pf > 0) printf " (%.0fx pinned)", pt / pf
 		print "."
 	}'
+	echo "With the poll window off (\`--poll-us 0\`) the unix fast-path read takes $u_nopoll µs: after answering in process the daemon polls 50 µs for the next request instead of sleeping, which spares one cross-CPU wakeup per back-to-back round trip; an isolated request pays it."
 	echo "Pinned: daemon and load generator on CPU 0, so a round trip pays a context switch instead of a cross-CPU wakeup (which dominates the unpinned numbers on this VM)."
 	echo
 	echo "| | |"

@@ -19,6 +19,7 @@ struct daemon_opts {
 	int max_conns;
 	int max_procs;       /* commands running at once; more wait */
 	int verbose;         /* log every request */
+	int poll_us;         /* busy-poll window after an in-process answer */
 };
 
 /* Serve until SIGTERM/SIGINT. Returns the process exit status. */

@@ -125,6 +125,12 @@ int fs_read_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		/* All the bytes fstat promised and a short read: that is the
+		 * end of a regular file (had it grown, the read would have
+		 * filled the spare byte); spare the read that says 0. */
+		if (n < cap && st->st_size > 0 && n == (size_t)st->st_size &&
+		    S_ISREG(st->st_mode))
+			break;
 	}
 	p[n] = 0;
 	*data = p;

@@ -239,8 +239,18 @@ done)
 check daemon.no_zombies "" "$zombies"
 
 # ---- limits: output cap, line size ----
-start_daemon limits --listen off --socket "$d/l.sock" --max-line 1000 --max-output 100
+start_daemon limits --listen off --socket "$d/l.sock" --max-line 1000 --max-output 100 --poll-us 0
 rl() { with_timeout 30 "$WICKFS" client --connect "unix:$d/l.sock" --raw "$@"; }
+check daemon.poll_us_bad '{"ok":false,"error":"daemon: option --poll-us needs an integer, got \"x\""}' \
+	"$("$WICKFS" daemon --poll-us x --listen off --socket off 2>&1)"
+# Polling off (--poll-us 0): every answer still comes, in order.
+printf 'polled\n' >"$d/poll.txt"
+out=$(rl "{\"id\":\"a\",\"op\":\"read\",\"args\":[\"$d/poll.txt\"]}" \
+	"{\"id\":\"b\",\"cmd\":\"wickfs read '$d/poll.txt'\"}" '{"id":"c","op":"nope"}')
+check daemon.poll_off "{\"id\":\"a\",\"ok\":true,\"data\":\"polled\\n\"}
+{\"id\":\"b\",\"stdout\":$(jstr "$("$WICKFS" read "$d/poll.txt")
+"),\"stderr\":\"\",\"exit_code\":0}
+{\"id\":\"c\",\"ok\":false,\"error\":\"unknown op: nope\"}" "$out"
 big=$(head -c 2000 /dev/zero | tr '\0' a)
 out=$(rl "{\"id\":\"big\",\"cmd\":\"echo $big\"}" '{"id":"after","cmd":"echo ok"}')
 check daemon.oversize_line '{"id":"","stdout":"","stderr":"","exit_code":1,"error":"request line exceeds the limit of 1000 bytes"}

@@ -116,6 +116,8 @@ void job_complete(struct daemon *d, struct job *j)
 			conn_close(c); /* now free to go */
 		} else {
 			conn_send(c, &j->resp);
+			if (!j->spawned)
+				loop_poll_after(d);
 			conn_process(c);
 		}
 	}
@@ -132,6 +134,7 @@ static void dispatch(struct daemon *d, struct conn *c, struct job *j)
 			     (int)(j->resp.len > 300 ? 300 : j->resp.len - 1), j->resp.p);
 		j->conn = NULL;
 		conn_send(c, &j->resp);
+		loop_poll_after(d);
 		j->next = d->dead_jobs;
 		d->dead_jobs = j;
 		return;

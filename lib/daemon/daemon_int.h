@@ -52,6 +52,7 @@ struct job {
 	struct exec_proc proc;
 	struct watch w[EXEC_NFDS];
 	int running, cancelled;
+	int spawned;              /* a command ran (no polling after it) */
 	int refused;              /* bad or missing token */
 
 	struct buf resp;          /* the response line, '\n' included */
@@ -114,6 +115,7 @@ struct daemon {
 	struct job *dead_jobs;
 	struct job *job_cache;    /* recycled jobs (request.c) */
 	int njob_cache;
+	long long poll_until;     /* ns, CLOCK_MONOTONIC; 0: sleep at once */
 };
 
 /* Connections (conn.c). */
@@ -144,6 +146,10 @@ void conn_process(struct conn *c);
 void conn_close(struct conn *c);
 /* A request is answered: queue its response, go on with the next line. */
 void job_complete(struct daemon *d, struct job *j);
+/* An answer went out from the process itself: the client's next request
+ * is likely microseconds away, so poll for it a moment (opts.poll_us)
+ * rather than pay a sleep and a cross-CPU wakeup. */
+void loop_poll_after(struct daemon *d);
 
 /* Commands (proc.c). */
 void proc_start(struct daemon *d, struct job *j);

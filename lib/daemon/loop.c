@@ -150,6 +150,42 @@ static int loop_timeout(struct daemon *d, long long now)
 	return t <= now ? 0 : (int)(t - now > 60000 ? 60000 : t - now);
 }
 
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void loop_poll_after(struct daemon *d)
+{
+	if (d->o->poll_us)
+		d->poll_until = mono_ns() + d->o->poll_us * 1000LL;
+}
+
+/* The next events: polled for while the window after an in-process
+ * answer lasts, then waited for. The window costs at most poll_us of CPU
+ * per answer and is never opened by commands, which take far longer;
+ * it yields the CPU at every turn, so it never holds up a client that
+ * shares the CPU. */
+static int wait_events(struct daemon *d, struct epoll_event *ev, int max,
+		       long long now_ms)
+{
+	int n;
+
+	while (d->poll_until && !d->stopping) {
+		n = epoll_wait(d->ep, ev, max, 0);
+		if (n)
+			return n;
+		if (mono_ns() >= d->poll_until)
+			break;
+		sched_yield(); /* a client on this CPU goes first */
+	}
+	d->poll_until = 0;
+	return epoll_wait(d->ep, ev, max, loop_timeout(d, now_ms));
+}
+
 static void run_loop(struct daemon *d)
 {
 	struct epoll_event ev[256];
@@ -162,7 +198,7 @@ static void run_loop(struct daemon *d)
 			dlog("gave up waiting: %d requests in flight", d->inflight);
 			break;
 		}
-		n = epoll_wait(d->ep, ev, 256, loop_timeout(d, now));
+		n = wait_events(d, ev, 256, now);
 		if (n < 0 && errno != EINTR) {
 			dlog("epoll_wait: %s", strerror(errno));
 			break;

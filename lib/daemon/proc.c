@@ -41,6 +41,7 @@ void proc_start(struct daemon *d, struct job *j)
 	j->proc.owner = j;
 	j->proc.before_close = proc_before_close;
 	j->running = 1;
+	j->spawned = 1;
 	for (i = 0; i < EXEC_NFDS; i++) {
 		if (j->proc.fd[i] < 0)
 			continue;
