@@ -238,6 +238,26 @@ zombies=$(for s in /proc/[0-9]*/stat; do
 done)
 check daemon.no_zombies "" "$zombies"
 
+# ---- big lines: parsed on a worker, still answered in order ----
+# A line over 256 KiB is parsed off the event loop; on one connection the
+# next request must still see its effect, and errors still come back.
+bigtxt=$(head -c 400000 /dev/zero | tr '\0' x)
+{
+	printf '{"id":"w","op":"write","args":["%s"],"stdin":"%s"}\n' "$d/bigline.txt" "$bigtxt"
+	printf '{"id":"n","op":"read","args":["%s"]}\n' "$d/bigline.txt"
+	printf '{"id":"bad","cmd":"%s\n' "$bigtxt"
+	printf '{"id":"c","cmd":"wc -c","stdin":"%s"}\n' "$bigtxt"
+	printf '{"id":"after","cmd":"echo ok"}\n'
+} >"$d/biglines.ndjson"
+raw <"$d/biglines.ndjson" >"$d/biglines.out"
+check daemon.bigline_write '{"id":"w","ok":true,"data":{"path":"'"$d"'/bigline.txt","bytes_written":400000}}' \
+	"$(sed -n 1p "$d/biglines.out")"
+check daemon.bigline_then_read '{"id":"n","ok":true,"data":"'"$bigtxt"'"}' "$(sed -n 2p "$d/biglines.out")"
+check_match daemon.bigline_invalid '{"id":"","stdout":"","stderr":"","exit_code":0,"error":"invalid JSON: *"}' \
+	"$(sed -n 3p "$d/biglines.out")"
+check daemon.bigline_command '{"id":"c","stdout":"400000\n","stderr":"","exit_code":0}' "$(sed -n 4p "$d/biglines.out" | tr -d ' ')"
+check daemon.bigline_after '{"id":"after","stdout":"ok\n","stderr":"","exit_code":0}' "$(sed -n 5p "$d/biglines.out")"
+
 # ---- limits: output cap, line size ----
 start_daemon limits --listen off --socket "$d/l.sock" --max-line 1000 --max-output 100 --poll-us 0
 rl() { with_timeout 30 "$WICKFS" client --connect "unix:$d/l.sock" --raw "$@"; }

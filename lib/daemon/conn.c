@@ -125,22 +125,16 @@ void job_complete(struct daemon *d, struct job *j)
 	d->dead_jobs = j;
 }
 
-static void dispatch(struct daemon *d, struct conn *c, struct job *j)
+static void log_refused(struct daemon *d, struct job *j)
 {
-	j->conn = c;
-	if (j->mode == JOB_DONE) {
-		if (d->o->verbose || j->refused)
-			dlog("id=%s refused: %.*s", j->id,
-			     (int)(j->resp.len > 300 ? 300 : j->resp.len - 1), j->resp.p);
-		j->conn = NULL;
-		conn_send(c, &j->resp);
-		loop_poll_after(d);
-		j->next = d->dead_jobs;
-		d->dead_jobs = j;
-		return;
-	}
-	c->job = j;
-	d->inflight++;
+	if (d->o->verbose || j->refused)
+		dlog("id=%s refused: %.*s", j->id,
+		     (int)(j->resp.len > 300 ? 300 : j->resp.len - 1), j->resp.p);
+}
+
+/* Start a parsed job: in process here or on a worker, or as a command. */
+static void run_job(struct daemon *d, struct job *j)
+{
 	if (j->mode == JOB_APPLET && d->loop_private_cwd == d->private_cwd &&
 	    request_inline_ok(j)) {
 		request_run_applet(j, d->cwd_fd, d->loop_private_cwd);
@@ -159,6 +153,42 @@ static void dispatch(struct daemon *d, struct conn *c, struct job *j)
 	}
 }
 
+static void dispatch(struct daemon *d, struct conn *c, struct job *j)
+{
+	j->conn = c;
+	if (j->mode == JOB_DONE) {
+		log_refused(d, j);
+		j->conn = NULL;
+		conn_send(c, &j->resp);
+		loop_poll_after(d);
+		j->next = d->dead_jobs;
+		d->dead_jobs = j;
+		return;
+	}
+	c->job = j;
+	d->inflight++;
+	if (j->mode == JOB_PARSE)
+		pool_submit(d->pool, j);
+	else
+		run_job(d, j);
+}
+
+void job_parsed(struct daemon *d, struct job *j)
+{
+	j->parsed = 0;
+	j->line = NULL;
+	if (j->mode == JOB_DONE)
+		log_refused(d, j);
+	else if (j->conn && j->conn->dead)
+		j->mode = JOB_DONE; /* nobody to answer: do not start it */
+	else if (d->stopping && j->mode != JOB_APPLET)
+		return job_fail_now(d, j, "daemon shutting down");
+	if (j->mode == JOB_DONE)
+		job_complete(d, j);
+	else
+		run_job(d, j);
+}
+
 static void handle_line(struct conn *c, const char *line, size_t len)
 {
 	struct daemon *d = c->d;
@@ -170,7 +200,8 @@ static void handle_line(struct conn *c, const char *line, size_t len)
 			break;
 	if (i == len)
 		return; /* blank lines are skipped */
-	j = request_parse(d, line, len);
+	j = len > PARSE_INLINE_MAX ? request_defer_parse(d, line, len)
+				   : request_parse(d, line, len);
 	if (!j) {
 		struct buf b;
 		buf_init(&b);

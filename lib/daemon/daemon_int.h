@@ -25,6 +25,7 @@ enum job_mode {
 	JOB_APPLET,      /* in-process applet on a worker thread */
 	JOB_SHELL,       /* spawned command: the reference behaviour */
 	JOB_EXEC_APPLET, /* `wickfs exec CMD`: spawned CMD, exec's envelope */
+	JOB_PARSE,       /* a big line, parsed on a worker, then dispatched */
 };
 
 struct job {
@@ -53,6 +54,9 @@ struct job {
 	struct watch w[EXEC_NFDS];
 	int running, cancelled;
 	int spawned;              /* a command ran (no polling after it) */
+	const char *line;         /* JOB_PARSE: the request line */
+	size_t line_len;
+	int parsed;               /* back from a worker's parse: dispatch it */
 	int refused;              /* bad or missing token */
 
 	struct buf resp;          /* the response line, '\n' included */
@@ -62,6 +66,12 @@ struct job {
 /* Parse one line into a job: JOB_DONE with a response (errors), or a job
  * to run. Returns NULL only when out of memory. */
 struct job *request_parse(struct daemon *d, const char *line, size_t len);
+/* Lines longer than this are parsed on a worker (JOB_PARSE), so a 10 MiB
+ * request does not hold up the other connections. */
+#define PARSE_INLINE_MAX (256u << 10)
+struct job *request_defer_parse(struct daemon *d, const char *line, size_t len);
+/* Parse j->line into j itself (any thread). */
+void request_parse_into(struct job *j, const char *line, size_t len);
 void job_free(struct job *j);
 void job_cache_free(struct daemon *d);
 /* Render the response of a finished command (JOB_SHELL, JOB_EXEC_APPLET). */
@@ -146,6 +156,8 @@ void conn_process(struct conn *c);
 void conn_close(struct conn *c);
 /* A request is answered: queue its response, go on with the next line. */
 void job_complete(struct daemon *d, struct job *j);
+/* A job whose big line a worker parsed: run or answer it now. */
+void job_parsed(struct daemon *d, struct job *j);
 /* An answer went out from the process itself: the client's next request
  * is likely microseconds away, so poll for it a moment (opts.poll_us)
  * rather than pay a sleep and a cross-CPU wakeup. */

@@ -126,7 +126,10 @@ static void take_done(struct daemon *d)
 		dlog("eventfd: %s", strerror(errno));
 	for (j = pool_take_done(d->pool); j; j = next) {
 		next = j->next;
-		job_complete(d, j);
+		if (j->parsed)
+			job_parsed(d, j);
+		else
+			job_complete(d, j);
 	}
 }
 

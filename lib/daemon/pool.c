@@ -49,7 +49,12 @@ static void *worker_main(void *arg)
 			p->tail = NULL;
 		pthread_mutex_unlock(&p->mu);
 
-		request_run_applet(j, p->cwd_fd, private_cwd);
+		if (j->mode == JOB_PARSE) {
+			request_parse_into(j, j->line, j->line_len);
+			j->parsed = 1;
+		} else {
+			request_run_applet(j, p->cwd_fd, private_cwd);
+		}
 
 		pthread_mutex_lock(&p->mu);
 		was_empty = !p->done;

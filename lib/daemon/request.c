@@ -315,24 +315,53 @@ static int parse_env(struct job *j, const struct json_val *env)
 struct job *request_parse(struct daemon *d, const char *line, size_t len)
 {
 	struct job *j = job_new(d);
-	const struct json_val *m;
-	struct json_val v;
-	char err[256];
 
 	if (!j)
 		return NULL;
 	j->started_ms = wfs_now_ms();
+	request_parse_into(j, line, len);
+	return j;
+}
+
+struct job *request_defer_parse(struct daemon *d, const char *line, size_t len)
+{
+	struct job *j = job_new(d);
+	char *copy;
+
+	if (!j)
+		return NULL;
+	j->started_ms = wfs_now_ms();
+	copy = arena_alloc(&j->arena, len + 1);
+	if (!copy) {
+		job_free(j);
+		return NULL;
+	}
+	memcpy(copy, line, len);
+	copy[len] = 0;
+	j->line = copy;
+	j->line_len = len;
+	j->mode = JOB_PARSE;
+	return j;
+}
+
+void request_parse_into(struct job *j, const char *line, size_t len)
+{
+	struct daemon *d = j->d;
+	const struct json_val *m;
+	struct json_val v;
+	char err[256];
+
 	if (json_parse(&j->arena, line, len, &v, err, sizeof(err))) {
 		resp_invalid(j, err);
-		return j;
+		return;
 	}
 	if (v.type != JSON_OBJ) {
 		resp_invalid(j, "a request must be a JSON object");
-		return j;
+		return;
 	}
 	if (get_str(&v, "id", &j->id, &j->id_len)) {
 		resp_invalid(j, "field \"id\" must be a string");
-		return j;
+		return;
 	}
 	m = json_get(&v, "op");
 	j->native = m && m->type == JSON_STR;
@@ -340,12 +369,12 @@ struct job *request_parse(struct daemon *d, const char *line, size_t len)
 		j->refused = 1;
 		resp_fail(j, 1, "unauthorized: this daemon requires a \"token\" "
 			  "field matching DAEMON_TOKEN");
-		return j;
+		return;
 	}
 	m = json_get(&v, "timeout");
 	if (m && m->type != JSON_NULL && m->type != JSON_NUM) {
 		resp_invalid(j, "field \"timeout\" must be a number of seconds");
-		return j;
+		return;
 	}
 	j->timeout_s = m && m->type == JSON_NUM ? (long long)m->num : 0;
 	if (j->timeout_s <= 0)
@@ -356,14 +385,14 @@ struct job *request_parse(struct daemon *d, const char *line, size_t len)
 	if (get_str(&v, "workdir", &j->workdir, NULL) ||
 	    get_str(&v, "stdin", &j->in, &j->in_len)) {
 		resp_invalid(j, "fields \"workdir\" and \"stdin\" must be strings");
-		return j;
+		return;
 	}
 	if (j->workdir && !*j->workdir)
 		j->workdir = NULL;
 	if (parse_env(j, json_get(&v, "env"))) {
 		resp_fail(j, 1, "env must be an object of string values with "
 			  "non-empty names without '='");
-		return j;
+		return;
 	}
 	if (j->native)
 		parse_op(j, &v);
@@ -376,7 +405,6 @@ struct job *request_parse(struct daemon *d, const char *line, size_t len)
 		j->exec.timeout_ms = j->timeout_s * 1000;
 		j->exec.max_output = d->o->max_output;
 	}
-	return j;
 }
 
 static void timeout_msg(struct job *j, char *msg, size_t n)
