@@ -234,11 +234,12 @@ void conn_process(struct conn *c)
 	struct daemon *d = c->d;
 
 	while (!c->dead && !c->job && c->out_off == c->out.len && !d->stopping) {
-		char *base = c->in.p + c->in_off, *nl;
 		size_t avail = c->in.len - c->in_off, len;
+		char *base, *nl;
 
 		if (!avail)
 			break;
+		base = c->in.p + c->in_off;
 		nl = memchr(c->in.p + c->scan_off, '\n', c->in.len - c->scan_off);
 		if (c->skipping) {
 			c->in_off = nl ? (size_t)(nl - c->in.p) + 1 : c->in.len;
