@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # daemon: PROTOCOL.md sections 3 and 4, driven with `wickfs client`.
 . "$(dirname "$0")/lib.sh"
+tests_dir=$(cd "$(dirname "$0")" && pwd)
 
 d=$TEST_TMP/daemon
 mkdir -p "$d"
@@ -22,11 +23,12 @@ procs_matching() {
 }
 
 # start_daemon NAME ARGS...: sets DPID and DLOG; fails when not ready.
+# DAEMON_WRAP, when set, names a program the daemon is run through.
 start_daemon() {
 	local name=$1 i
 	shift
 	DLOG=$d/$name.log
-	"$WICKFS" daemon "$@" 2>"$DLOG" &
+	${DAEMON_WRAP:+"$DAEMON_WRAP"} "$WICKFS" daemon "$@" 2>"$DLOG" &
 	DPID=$!
 	PIDS+=("$DPID")
 	for i in $(seq 100); do
@@ -237,6 +239,41 @@ zombies=$(for s in /proc/[0-9]*/stat; do
 	read -r _ _ st pp _ <"$s" 2>/dev/null && [ "$pp" = "$MAIN" ] && [ "$st" = Z ] && echo "$s"
 done)
 check daemon.no_zombies "" "$zombies"
+
+# ---- unshare(CLONE_FS) refused, as under a strict seccomp profile ----
+# No per-thread working directory: a fast-path cmd with a workdir is
+# spawned instead (and prints the same), an op with a workdir is refused
+# with a reason, and requests without a workdir still run in process.
+nu=$d/no_unshare
+if ! ${HOSTCC:-cc} -O1 -o "$nu" "$tests_dir/helpers/no_unshare.c" 2>"$d/nu.err"; then
+	fail daemon.no_unshare_helper "cannot build tests/helpers/no_unshare.c: $(head -c 300 "$d/nu.err")"
+else
+	mkdir -p "$d/nubin" "$d/nuwd"
+	ln -sf "$WICKFS" "$d/nubin/wickfs"
+	printf 'from the workdir\n' >"$d/nuwd/rel.txt"
+	if PATH="$d/nubin:$PATH" DAEMON_WRAP=$nu start_daemon nu --listen off --socket "$d/nu.sock" -v; then
+		rn() { with_timeout 30 "$WICKFS" client --connect "unix:$d/nu.sock" --raw "$@"; }
+		check_match daemon.no_unshare_logged "*no per-thread working directory (unshare CLONE_FS refused)*" "$(cat "$DLOG")"
+		want=$(cd "$d/nuwd" && "$WICKFS" read rel.txt)
+		check daemon.no_unshare_workdir_cmd "{\"id\":\"u1\",\"stdout\":$(jstr "$want
+"),\"stderr\":\"\",\"exit_code\":0}" \
+			"$(rn "{\"id\":\"u1\",\"cmd\":\"wickfs read 'rel.txt'\",\"workdir\":$(jstr "$d/nuwd")}")"
+		check_match daemon.no_unshare_workdir_spawned "*id=u1 spawned*" "$(cat "$DLOG")"
+		check daemon.no_unshare_workdir_op '{"id":"u2","ok":false,"error":"workdir is not supported for op requests here (no per-thread working directory); send a cmd"}' \
+			"$(rn "{\"id\":\"u2\",\"op\":\"read\",\"args\":[\"rel.txt\"],\"workdir\":$(jstr "$d/nuwd")}")"
+		check daemon.no_unshare_absolute "{\"id\":\"u3\",\"stdout\":$(jstr "$want
+"),\"stderr\":\"\",\"exit_code\":0}" \
+			"$(rn "{\"id\":\"u3\",\"cmd\":\"wickfs read '$d/nuwd/rel.txt'\"}")"
+		check daemon.no_unshare_absolute_in_process "id=u3 answered" \
+			"$(grep -o "id=u3 [a-z]*" "$DLOG")"
+		kill -TERM "$DPID"
+		with_timeout 10 tail --pid="$DPID" -f /dev/null
+		wait "$DPID"
+		check daemon.no_unshare_exit_0 0 "$?"
+	else
+		fail daemon.no_unshare_start "$(show "$(cat "$DLOG")")"
+	fi
+fi
 
 # ---- big lines: parsed on a worker, still answered in order ----
 # A line over 256 KiB is parsed off the event loop; on one connection the
