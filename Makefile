@@ -98,7 +98,7 @@ menuconfig: $(GEN)/Kconfig.applets
 
 # No .config yet: everything on. New applets get their default without
 # a question.
-$(GEN)/config.stamp: $(wildcard .config) $(GEN)/Kconfig.applets
+$(GEN)/config.stamp: $(wildcard .config) $(GEN)/Kconfig.applets Kconfig
 	$(Q)test -f .config || $(KCONF_ENV) kconfig-conf -s --alldefconfig Kconfig
 	$(Q)$(KCONF_ENV) kconfig-conf -s --olddefconfig Kconfig
 	$(Q)sh scripts/gen-applets.sh $(GEN) .config

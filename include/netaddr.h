@@ -6,13 +6,19 @@
 #include <sys/socket.h>
 
 /* Parse "HOST:PORT". HOST is an IPv4 address, an IPv6 one in brackets,
- * a name from /etc/hosts ("localhost" always works), or empty / "*" for
- * every address (with passive). No DNS: getaddrinfo would pull the whole
- * resolver into the static binary, and agents' hosts pass addresses.
- * Returns 0, or -1 with a message in err. */
+ * a name from /etc/hosts ("localhost" always works), a DNS name (with
+ * CONFIG_FEATURE_DNS: lib/dns.c, not getaddrinfo, which would pull the
+ * whole libc resolver into the static binary), or empty / "*" for every
+ * address (with passive). Returns 0, or -1 with a message in err. */
 int net_addr_parse(const char *hostport, int passive,
 		   struct sockaddr_storage *ss, socklen_t *len, char *err,
 		   size_t errlen);
+
+/* The first address (A, else AAAA) DNS gives name, as text, by the
+ * nameservers, search list and options of /etc/resolv.conf (dns.c).
+ * Returns 0, or -1 with a message in err. */
+int dns_lookup(const char *name, char *ip, size_t iplen, char *err,
+	       size_t errlen);
 
 /* "1.2.3.4:80" or "[::1]:80". */
 void net_addr_format(const struct sockaddr *sa, char *out, size_t outlen);

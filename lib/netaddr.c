@@ -1,10 +1,11 @@
-/* netaddr.c - HOST:PORT parsing with inet_pton and /etc/hosts */
+/* netaddr.c - HOST:PORT parsing: inet_pton, /etc/hosts, then DNS */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "wfs_features.h"
 #include "netaddr.h"
 
 static int set_ip(const char *host, int port, struct sockaddr_storage *ss,
@@ -93,8 +94,14 @@ int net_addr_parse(const char *hostport, int passive,
 		return 0;
 	if (!strcasecmp(host, "localhost") && !set_ip("127.0.0.1", (int)port, ss, len))
 		return 0;
+#ifdef CONFIG_FEATURE_DNS
+	if (dns_lookup(host, ip, sizeof(ip), err, errlen))
+		return -1;
+	if (!set_ip(ip, (int)port, ss, len))
+		return 0;
+#endif
 	snprintf(err, errlen,
-		 "cannot resolve \"%s\": give a numeric address or a name from /etc/hosts (no DNS in this static build)",
+		 "cannot resolve \"%s\": give a numeric address or a name from /etc/hosts (built without CONFIG_FEATURE_DNS)",
 		 host);
 	return -1;
 }

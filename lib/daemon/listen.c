@@ -18,7 +18,7 @@ int listen_tcp(struct daemon *d, const char *addr)
 	int fd, e, one = 1;
 
 	if (net_addr_parse(addr, 1, &ss, &sl, err, sizeof(err))) {
-		dlog("listen %s", err);
+		dlog("listen tcp %s: %s", addr, err);
 		return -1;
 	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
