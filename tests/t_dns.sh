@@ -20,9 +20,11 @@ if ! ${HOSTCC:-cc} -O1 -o "$d/dns_stub" "$tests_dir/helpers/dns_stub.c" 2>"$d/cc
 	exit 0
 fi
 enter=()
+: >"$d/probe.a"
+: >"$d/probe.b"
 for try in "unshare -m -n" "unshare -r -m -n"; do
 	# shellcheck disable=SC2086
-	if $try sh -c 'mount --bind /dev/null /etc/hostname' >/dev/null 2>&1; then
+	if $try sh -c 'mount --bind "$1" "$2"' sh "$d/probe.a" "$d/probe.b" >/dev/null 2>&1; then
 		read -r -a enter <<<"$try"
 		break
 	fi
@@ -41,7 +43,11 @@ d=$1 W=$2 stub=$3
 stub_pid=$!
 for i in $(seq 100); do grep -q ready "$d/stub.out" && break; sleep 0.05; done
 printf 'nameserver 127.0.0.1\nsearch corp.test\noptions ndots:1 timeout:1 attempts:1\n' >"$d/resolv.conf"
-mount --bind "$d/resolv.conf" /etc/resolv.conf || exit 1
+if ! mount --bind "$d/resolv.conf" /etc/resolv.conf 2>/dev/null; then
+	echo "cannot bind over /etc/resolv.conf" >"$d/nomount"
+	kill "$stub_pid"
+	exit 0
+fi
 echo x >"$d/f.txt"
 "$W" daemon --listen wickd.test:7090 --socket off 2>"$d/daemon.log" &
 dpid=$!
@@ -65,6 +71,10 @@ wait
 EOF
 with_timeout 60 "${enter[@]}" bash "$d/inside.sh" "$d" "$WICKFS" "$d/dns_stub" >"$d/inside.log" 2>&1
 check dns.inside_ran 0 "$?"
+if [ -f "$d/nomount" ]; then
+	skip dns.resolver "$(cat "$d/nomount") (no such file here)"
+	exit 0
+fi
 
 ok_read=$("$WICKFS" read "$d/f.txt")
 check_match dns.daemon_listens_by_name "*listening on tcp 127.0.0.1:7090*" "$(cat "$d/daemon.log")"
