@@ -1,6 +1,6 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen: socket: token: max-line# max-output# workers# max-conns# max-procs# poll-us# v|verbose", 0, 0, APPLET_CLI_ONLY)
+ * APPLET(daemon, "listen: socket: token: max-line# max-output# workers# max-conns# max-procs# poll-us# root: v|verbose", 0, 0, APPLET_CLI_ONLY)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
@@ -34,11 +34,15 @@
  *	  --poll-us N         after answering in process, poll for the next
  *	                      request this long before sleeping (DAEMON_POLL_US,
  *	                      default 50; 0 off): spares a wakeup per round trip
+ *	  --root DIR          confine file operations to DIR (WICKFS_ROOT):
+ *	                      paths, symlinks and workdirs that lead out are
+ *	                      refused; shell commands are not confined
  *	  -v, --verbose       log every connection and request
  *
  *	  SIGTERM or SIGINT: stop accepting, kill running commands' process
  *	  groups, answer what is in flight, remove the socket, exit 0.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "applet.h"
@@ -89,6 +93,8 @@ int daemon_main(struct req *r)
 	o.max_conns = (int)num_opt(r, "max-conns", "DAEMON_MAX_CONNS", 10000);
 	o.max_procs = (int)num_opt(r, "max-procs", "DAEMON_MAX_PROCS", 1024);
 	o.verbose = opt_has(r, "verbose");
+	if (opt_str(r, "root") && setenv("WICKFS_ROOT", opt_str(r, "root"), 1))
+		return reply_error(r, "daemon: --root: %s", strerror(errno));
 	{
 		const char *e = getenv("DAEMON_POLL_US");
 		long long v = opt_num(r, "poll-us", e && *e ? strtoll(e, NULL, 10) : 50);

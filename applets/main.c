@@ -45,7 +45,8 @@ static void usage(FILE *f)
 	fprintf(f, "wickfs %s: filesystem tools and command execution for agents\n\n"
 		   "usage: wickfs APPLET [ARGS...]   (or run as APPLET / wickfs-APPLET)\n"
 		   "       wickfs --list | --version | --help | APPLET --help\n"
-		   "       wickfs --install [-s] DIR  (wickfs-APPLET links in DIR)\n\n"
+		   "       wickfs --install [-s] DIR  (wickfs-APPLET links in DIR)\n"
+		   "       wickfs --root DIR APPLET ...  (confined to DIR, as WICKFS_ROOT=DIR)\n\n"
 		   "applets:",
 		WFS_VERSION);
 	for (i = 0; i < applet_count; i++)
@@ -133,6 +134,16 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (!a || !strcmp(name, "wickfs")) {
+		/* --root DIR: the workspace every path must stay in; through the
+		 * environment, so commands and nested calls inherit it. */
+		while (argc >= 3 && !strcmp(argv[1], "--root")) {
+			if (!*argv[2] || setenv("WICKFS_ROOT", argv[2], 1)) {
+				fprintf(stderr, "wickfs: --root needs a directory\n");
+				return 2;
+			}
+			argc -= 2;
+			argv += 2;
+		}
 		if (argc < 2) {
 			usage(stderr);
 			return 2;

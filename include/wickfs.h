@@ -19,12 +19,20 @@ struct wfs_ctx {
 	long long deadline_ms;       /* CLOCK_MONOTONIC ms; 0 = none */
 	const volatile int *cancel;  /* non-zero: stop as soon as possible */
 	int readonly;                /* refuse every write */
+	const char *root;            /* WICKFS_ROOT, resolved; NULL: anywhere */
+	int root_errno;              /* the root itself cannot be resolved */
 };
 
 void wfs_ctx_init(struct wfs_ctx *c, struct arena *a);
 /* Format into c->err; always returns -1. */
 int wfs_fail(struct wfs_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* With a workspace root (WICKFS_ROOT): 0 when path resolves beneath it,
+ * else -1 with "OP PATH: outside the workspace root ..." in c->err
+ * (confine.c). Always 0 without a root. */
+int wfs_confine(struct wfs_ctx *c, const char *op, const char *path);
+/* The check itself, for any thread: 0, or -1 with the reason in why. */
+int confine_check(const char *root, const char *path, char *why, size_t whylen);
 /* Non-zero once the deadline passed or cancel was set (message set). */
 int wfs_expired(struct wfs_ctx *c);
 long long wfs_now_ms(void);

@@ -332,9 +332,22 @@ int reply_ctx_error(struct req *r)
 
 void wfs_ctx_init(struct wfs_ctx *c, struct arena *a)
 {
+	const char *root = getenv("WICKFS_ROOT");
+
 	memset(c, 0, sizeof(*c));
 	c->arena = a;
 	c->readonly = getenv("WICKFS_READONLY") && !strcmp(getenv("WICKFS_READONLY"), "1");
+	if (root && *root) {
+		char *real = realpath(root, NULL);
+		c->root = real ? arena_strdup(a, real) : root;
+		if (!c->root) {
+			c->root = root;
+			c->root_errno = ENOMEM;
+		} else if (!real) {
+			c->root_errno = errno;
+		}
+		free(real);
+	}
 }
 
 int wfs_fail(struct wfs_ctx *c, const char *fmt, ...)

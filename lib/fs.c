@@ -186,6 +186,8 @@ int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
 	DIR *dir;
 	int fd;
 
+	if (wfs_confine(c, "ls", path))
+		return -1;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return fs_fail_errno(c, "ls", path, errno);
@@ -236,6 +238,8 @@ int wfs_read(struct wfs_ctx *c, const char *path, char **data, size_t *len)
 	struct stat st;
 	int fd, rc;
 
+	if (wfs_confine(c, "read", path))
+		return -1;
 	fd = fs_open_regular(c, "read", path, &st);
 	if (fd < 0)
 		return -1;

@@ -88,6 +88,8 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	struct glob_state g = {0};
 	size_t i;
 
+	if (wfs_confine(c, "glob", o->path))
+		return -1;
 	g.c = c;
 	g.o = o;
 	if (glob_match_path(o->pattern, "") < 0)

@@ -700,8 +700,13 @@ static int searchable(const struct grep_run *g, const struct walk_ent *e)
 		return 0;
 	if (walk_skip_ext(e->name) && !(g->o->gz && has_suffix_gz(e->name)))
 		return 0;
-	if (e->type == WALK_LINK)
+	if (e->type == WALK_LINK) {
+		char why[256];
+		/* confined: a link out of the workspace is not followed */
+		if (g->c->root && confine_check(g->c->root, e->path, why, sizeof(why)))
+			return 0;
 		return !stat(e->path, &st) && S_ISREG(st.st_mode);
+	}
 	return 1;
 }
 
@@ -830,6 +835,8 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	struct stat st;
 
 	memset(res, 0, sizeof(*res));
+	if (wfs_confine(c, "grep", o->path))
+		return -1;
 	pat = build_pattern(c, o, &flags);
 	if (!pat)
 		return wfs_fail(c, "grep: out of memory");

@@ -156,6 +156,8 @@ int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
 		return wfs_fail(c, "write %s: refused, WICKFS_READONLY is set", path);
 	if (!*path)
 		return wfs_fail(c, "write: empty path");
+	if (wfs_confine(c, "write", path))
+		return -1;
 	target = fs_resolve_links(c, path);
 	if (!target)
 		return -1;
@@ -208,6 +210,8 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 		return wfs_fail(c, "edit %s: refused, WICKFS_READONLY is set", path);
 	if (!e->old_len)
 		return wfs_fail(c, "old_text must not be empty");
+	if (wfs_confine(c, "edit", path))
+		return -1;
 	target = fs_resolve_links(c, path);
 	if (!target)
 		return -1;

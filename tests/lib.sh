@@ -199,3 +199,13 @@ with_timeout() {
 	shift
 	timeout -k 2 "$secs" "$@"
 }
+
+# A JSON string literal.
+jstr() {
+	local s=$1
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//$'\n'/\\n}
+	s=${s//$'\t'/\\t}
+	printf '"%s"' "$s"
+}

@@ -39,15 +39,6 @@ start_daemon() {
 	return 1
 }
 
-# A JSON string literal.
-jstr() {
-	local s=$1
-	s=${s//\\/\\\\}
-	s=${s//\"/\\\"}
-	s=${s//$'\n'/\\n}
-	s=${s//$'\t'/\\t}
-	printf '"%s"' "$s"
-}
 
 SOCK=$d/d.sock
 for attempt in 1 2 3 4 5; do

@@ -315,6 +315,16 @@ int daemon_run(const struct daemon_opts *o)
 		dlog("setup: %s", strerror(errno));
 		goto out;
 	}
+	if (getenv("WICKFS_ROOT") && *getenv("WICKFS_ROOT")) {
+		d->root = realpath(getenv("WICKFS_ROOT"), NULL);
+		if (!d->root) {
+			dlog("workspace root %s (WICKFS_ROOT): %s", getenv("WICKFS_ROOT"),
+			     strerror(errno));
+			goto out;
+		}
+		dlog("workspace root %s: file operations and workdirs are confined to it; "
+		     "shell commands are not", d->root);
+	}
 	if ((o->socket && listen_unix(d, o->socket)) ||
 	    (o->listen && listen_tcp(d, o->listen)))
 		goto out;
@@ -354,5 +364,6 @@ int daemon_run(const struct daemon_opts *o)
 	dlog("stopped");
 out:
 	teardown(d);
+	free(d->root);
 	return rc;
 }

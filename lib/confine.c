@@ -1,0 +1,199 @@
+/* confine.c - keep every path beneath the workspace root (WICKFS_ROOT)
+ *
+ * A path is resolved the way the kernel will resolve it, one component at
+ * a time from "/" or the working directory: ".." goes to the parent of
+ * what has been resolved so far, a symlink's target is spliced in and
+ * walked too. The walk may pass through the root's ancestors on its way
+ * in, but once inside it may not leave, neither by ".." at the root nor
+ * by a symlink, and it must end inside. Below a component that does not
+ * exist (a file or directories about to be written) the rest is walked
+ * by name: nothing there can be a symlink yet.
+ *
+ * This is a check before the operation, not a handle the operation then
+ * uses: a path swapped for a symlink between the two is not caught. It
+ * keeps an agent in its workspace; it is no sandbox against a concurrent
+ * local attacker (run the daemon in a container for that).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "wickfs.h"
+
+#define MAX_LINKS 40
+
+enum { OUTSIDE, ANCESTOR, INSIDE };
+
+static int where(const char *root, size_t rl, const char *p, size_t pl)
+{
+	if (pl >= rl && !memcmp(p, root, rl) && (pl == rl || p[rl] == '/' || rl == 1))
+		return INSIDE;
+	if (pl == 1 || (pl < rl && !memcmp(root, p, pl) && root[pl] == '/'))
+		return ANCESTOR;
+	return OUTSIDE;
+}
+
+/* The components still to walk: a stack of strings, the next on top. */
+struct todo {
+	char buf[2 * PATH_MAX + 64];
+	size_t len; /* buf holds "c1/c2/.../cn", walked from the start */
+};
+
+/* Put path's components before what is left to walk. */
+static int push_front(struct todo *t, const char *path, size_t n)
+{
+	while (n && path[n - 1] == '/')
+		n--;
+	if (n + 1 + t->len >= sizeof(t->buf))
+		return -1;
+	if (t->len) {
+		memmove(t->buf + n + 1, t->buf, t->len);
+		t->buf[n] = '/';
+		t->len += n + 1;
+	} else {
+		t->len = n;
+	}
+	memcpy(t->buf, path, n);
+	return 0;
+}
+
+/* Take the first component into comp; 0 when none is left. */
+static int pop_front(struct todo *t, char *comp, size_t cap)
+{
+	size_t i = 0, j;
+
+	while (i < t->len && t->buf[i] == '/')
+		i++;
+	if (i == t->len) {
+		t->len = 0;
+		return 0;
+	}
+	for (j = i; j < t->len && t->buf[j] != '/'; j++)
+		;
+	if (j - i >= cap)
+		return -1;
+	memcpy(comp, t->buf + i, j - i);
+	comp[j - i] = 0;
+	memmove(t->buf, t->buf + j, t->len - j);
+	t->len -= j;
+	return 1;
+}
+
+int confine_check(const char *root, const char *path, char *why, size_t whylen)
+{
+	static __thread struct todo t;
+	char cur[PATH_MAX + 1], comp[NAME_MAX + 2], target[PATH_MAX + 1];
+	char last_link[PATH_MAX + 1] = "", last_target[PATH_MAX + 1] = "";
+	size_t rl = strlen(root), cl;
+	int links = 0, missing = 0, r;
+
+	t.len = 0;
+	if (path[0] == '/') {
+		strcpy(cur, "/");
+	} else if (!getcwd(cur, sizeof(cur))) {
+		snprintf(why, whylen, "cannot tell the working directory: %s", strerror(errno));
+		return -1;
+	}
+	if (push_front(&t, path, strlen(path))) {
+		snprintf(why, whylen, "path too long");
+		return -1;
+	}
+	cl = strlen(cur);
+	if (where(root, rl, cur, cl) == OUTSIDE)
+		goto outside;
+	while ((r = pop_front(&t, comp, sizeof(comp))) > 0) {
+		struct stat st;
+		ssize_t n;
+
+		if (!strcmp(comp, "."))
+			continue;
+		if (!strcmp(comp, "..")) {
+			if (cl == rl && !memcmp(cur, root, rl))
+				goto outside; /* ".." out of the root */
+			while (cl > 1 && cur[cl - 1] != '/')
+				cl--;
+			if (cl > 1)
+				cl--;
+			cur[cl] = 0;
+			continue;
+		}
+		if (cl + 1 + strlen(comp) >= sizeof(cur)) {
+			snprintf(why, whylen, "path too long");
+			return -1;
+		}
+		if (cl > 1)
+			cur[cl++] = '/';
+		strcpy(cur + cl, comp);
+		cl += strlen(comp);
+		if (where(root, rl, cur, cl) == OUTSIDE)
+			goto outside;
+		/* Below a missing (or unreadable) component nothing can be a
+		 * link yet: the rest is walked by name (mkdir -p would). */
+		if (missing || lstat(cur, &st)) {
+			missing = 1;
+			continue;
+		}
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		if (++links > MAX_LINKS) {
+			snprintf(why, whylen, "too many levels of symbolic links");
+			return -1;
+		}
+		n = readlink(cur, target, sizeof(target) - 1);
+		if (n <= 0) {
+			missing = 1;
+			continue;
+		}
+		target[n] = 0;
+		snprintf(last_link, sizeof(last_link), "%s", cur);
+		snprintf(last_target, sizeof(last_target), "%s", target);
+		if (push_front(&t, target, (size_t)n)) {
+			snprintf(why, whylen, "path too long");
+			return -1;
+		}
+		if (target[0] == '/') {
+			strcpy(cur, "/");
+			cl = 1;
+		} else {
+			while (cl > 1 && cur[cl - 1] != '/')
+				cl--;
+			if (cl > 1)
+				cl--;
+			cur[cl] = 0;
+		}
+	}
+	if (r < 0) {
+		snprintf(why, whylen, "file name too long");
+		return -1;
+	}
+	if (where(root, rl, cur, cl) == INSIDE)
+		return 0;
+outside:
+	if (last_link[0])
+		snprintf(why, whylen, "a symlink leads outside the workspace root %s (%s -> %s)",
+			 root, last_link, last_target);
+	else
+		snprintf(why, whylen, "outside the workspace root %s", root);
+	return -1;
+}
+
+int wfs_confine(struct wfs_ctx *c, const char *op, const char *path)
+{
+	char why[PATH_MAX * 2 + 128];
+
+	if (!c->root)
+		return 0;
+	if (c->root_errno) {
+		snprintf(why, sizeof(why), "%s", strerror(c->root_errno));
+		why[0] = (char)tolower((unsigned char)why[0]);
+		return wfs_fail(c, "%s %s: workspace root %s (WICKFS_ROOT): %s", op, path,
+				c->root, why);
+	}
+	if (!confine_check(c->root, *path ? path : ".", why, sizeof(why)))
+		return 0;
+	return wfs_fail(c, "%s %s: %s", op, path, why);
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Confinement: WICKFS_ROOT / --root DIR keeps every applet's paths beneath
+# the workspace, through "..", absolute paths and symlinks (relative,
+# absolute, chained, looping), for reads and writes alike; the daemon
+# confines its in-process operations and the workdirs of commands.
+. "$(dirname "$0")/lib.sh"
+
+t=$TEST_TMP/confine
+ws=$t/ws
+out=$t/outside
+mkdir -p "$ws/sub/deep" "$out"
+ws=$(cd "$ws" && pwd -P)
+out=$(cd "$out" && pwd -P)
+printf 'inside\n' >"$ws/a.txt"
+printf 'secret needle\n' >"$out/s.txt"
+printf 'needle here\n' >"$ws/sub/deep/n.txt"
+ln -s "$out" "$ws/outdir"                 # absolute, leaves
+ln -s ../../outside/s.txt "$ws/sub/rel"   # relative, leaves
+ln -s ../a.txt "$ws/sub/up"               # relative, stays
+ln -s "$ws/sub" "$ws/abs_in"              # absolute, stays
+ln -s sub/rel "$ws/chain"                 # a chain that leaves at its end
+ln -s loop2 "$ws/loop1"
+ln -s loop1 "$ws/loop2"
+ln -s / "$ws/slash"
+cd "$ws" || exit 1
+
+W() { WICKFS_ROOT=$ws "$WICKFS" "$@" 2>&1; }
+outside() { printf '{"ok":false,"error":"%s: outside the workspace root %s"}' "$1" "$ws"; }
+leads() { printf '{"ok":false,"error":"%s: a symlink leads outside the workspace root %s (%s -> %s)"}' "$1" "$ws" "$2" "$3"; }
+
+# Inside: everything works as without a root.
+check confine.read_inside '{"ok":true,"data":"inside\n"}' "$(W read a.txt)"
+check confine.read_absolute_inside '{"ok":true,"data":"inside\n"}' "$(W read "$ws/a.txt")"
+check confine.read_link_inside '{"ok":true,"data":"inside\n"}' "$(W read sub/up)"
+check confine.read_abs_link_inside '{"ok":true,"data":"inside\n"}' "$(W read abs_in/up)"
+check confine.read_dotdot_inside '{"ok":true,"data":"inside\n"}' "$(W read sub/deep/../../a.txt)"
+check confine.ls_inside "$("$WICKFS" ls sub)" "$(W ls sub)"
+
+# Out: absolute paths, "..", and every kind of link that leaves.
+check confine.read_absolute_outside "$(outside "read $out/s.txt")" "$(W read "$out/s.txt")"
+check confine.read_dotdot_outside "$(outside "read ../outside/s.txt")" "$(W read ../outside/s.txt)"
+check confine.ls_parent "$(outside "ls ..")" "$(W ls ..)"
+check confine.read_via_dir_link "$(leads "read outdir/s.txt" "$ws/outdir" "$out")" "$(W read outdir/s.txt)"
+check confine.read_via_relative_link "$(leads "read sub/rel" "$ws/sub/rel" "../../outside/s.txt")" "$(W read sub/rel)"
+check confine.read_via_chain "$(leads "read chain" "$ws/sub/rel" "../../outside/s.txt")" "$(W read chain)"
+check confine.ls_link_to_slash "$(leads "ls slash" "$ws/slash" "/")" "$(W ls slash)"
+check confine.loop '{"ok":false,"error":"read loop1: too many levels of symbolic links"}' "$(W read loop1)"
+# "/.." is "/": still outside.
+check confine.read_root_dotdot "$(outside "read /../etc/passwd")" "$(W read /../etc/passwd)"
+
+# Writes: new directories inside are fine; nothing is created outside.
+check confine.write_new_dirs "{\"ok\":true,\"data\":{\"path\":\"new/dir/f.txt\",\"bytes_written\":3}}" \
+	"$(printf 'abc' | W write new/dir/f.txt)"
+check confine.write_escape_by_name "$(outside "write new/../../x.txt")" "$(printf 'x' | W write new/../../x.txt)"
+check confine.write_escape_missing_dirs "$(outside "write nope/../../y.txt")" "$(printf 'x' | W write nope/../../y.txt)"
+check confine.nothing_written_outside "" "$(ls "$t" | grep -v '^ws$\|^outside$')"
+check confine.write_via_link "$(leads "write outdir/new.txt" "$ws/outdir" "$out")" "$(printf 'x' | W write outdir/new.txt)"
+check confine.no_new_file_outside "s.txt" "$(ls "$out")"
+check confine.edit_via_link "$(leads "edit sub/rel" "$ws/sub/rel" "../../outside/s.txt")" \
+	"$(printf '{"old_text":"secret","new_text":"public"}' | W edit sub/rel)"
+check confine.outside_unchanged "secret needle" "$(cat "$out/s.txt")"
+check confine.edit_inside '{"ok":true,"data":{"path":"a.txt","replacements":1}}' \
+	"$(printf '{"old_text":"inside","new_text":"still inside"}' | W edit a.txt)"
+
+# grep and glob: roots are checked; links out of the tree are not followed.
+unconfined=$("$WICKFS" grep needle .)
+check_match confine.grep_unconfined_follows_links '*"file":"sub/rel"*' "$unconfined"
+check confine.grep_skips_links_out '{"ok":true,"data":{"matches":[{"file":"sub/deep/n.txt","line":1,"text":"needle here"}],"truncated":false}}' \
+	"$(W grep needle .)"
+check confine.grep_root_outside "$(outside "grep $out")" "$(W grep needle "$out")"
+check confine.glob_root_outside "$(outside "glob $out")" "$(W glob '*.txt' "$out")"
+check confine.glob_via_link "$(leads "glob outdir" "$ws/outdir" "$out")" "$(W glob '*.txt' outdir)"
+check confine.glob_inside '{"ok":true,"data":{"files":["a.txt","new/dir/f.txt","sub/deep/n.txt"],"truncated":false}}' \
+	"$(W glob '**/*.txt')"
+
+# The flag, a bad root, and "/" as the root.
+check confine.flag "$(outside "read $out/s.txt")" "$("$WICKFS" --root "$ws" read "$out/s.txt" 2>&1)"
+check confine.flag_inside '{"ok":true,"data":"still inside\n"}' "$("$WICKFS" --root "$ws" read a.txt 2>&1)"
+check confine.bad_root "{\"ok\":false,\"error\":\"read a.txt: workspace root $t/nope (WICKFS_ROOT): no such file or directory\"}" \
+	"$(WICKFS_ROOT=$t/nope "$WICKFS" read a.txt 2>&1)"
+check confine.slash_root '{"ok":true,"data":"secret needle\n"}' "$(WICKFS_ROOT=/ "$WICKFS" read "$out/s.txt" 2>&1)"
+# A root given through a symlink is resolved first.
+ln -s "$ws" "$t/wslink"
+check confine.root_via_link '{"ok":true,"data":"still inside\n"}' "$(WICKFS_ROOT=$t/wslink "$WICKFS" read "$ws/a.txt" 2>&1)"
+
+# ---- the daemon ----
+sock=$t/d.sock
+"$WICKFS" daemon --root "$ws" --listen off --socket "$sock" 2>"$t/d.log" &
+dpid=$!
+for i in $(seq 100); do grep -q "ready:" "$t/d.log" && break; sleep 0.05; done
+rc() { with_timeout 30 "$WICKFS" client --connect "unix:$sock" --raw "$@"; }
+check_match confine.daemon_logs_root "*workspace root $ws: file operations and workdirs are confined to it; shell commands are not*" \
+	"$(cat "$t/d.log")"
+check confine.daemon_op_outside "{\"id\":\"o\",\"ok\":false,\"error\":\"read $out/s.txt: outside the workspace root $ws\"}" \
+	"$(rc "{\"id\":\"o\",\"op\":\"read\",\"args\":[\"$out/s.txt\"]}")"
+check confine.daemon_op_inside '{"id":"i","ok":true,"data":"still inside\n"}' \
+	"$(rc "{\"id\":\"i\",\"op\":\"read\",\"args\":[\"a.txt\"],\"workdir\":\"$ws\"}")"
+check confine.daemon_fast_path_outside "{\"id\":\"f\",\"stdout\":$(jstr "$(outside "read $out/s.txt")
+"),\"stderr\":\"\",\"exit_code\":1}" \
+	"$(rc "{\"id\":\"f\",\"cmd\":\"wickfs read '$out/s.txt'\"}")"
+check confine.daemon_workdir_outside "{\"id\":\"w\",\"stdout\":\"\",\"stderr\":\"\",\"exit_code\":1,\"error\":\"workdir $out: outside the workspace root $ws\"}" \
+	"$(rc "{\"id\":\"w\",\"cmd\":\"cat s.txt\",\"workdir\":\"$out\"}")"
+check confine.daemon_command_inside "{\"id\":\"c\",\"stdout\":\"still inside\\n\",\"stderr\":\"\",\"exit_code\":0}" \
+	"$(rc "{\"id\":\"c\",\"cmd\":\"cat a.txt\",\"workdir\":\"$ws\"}")"
+check confine.daemon_command_env "{\"id\":\"e\",\"stdout\":\"$ws\\n\",\"stderr\":\"\",\"exit_code\":0}" \
+	"$(rc '{"id":"e","cmd":"echo $WICKFS_ROOT"}')"
+kill -TERM "$dpid"
+wait "$dpid"
+check confine.daemon_exit_0 0 "$?"
+"$WICKFS" daemon --root "$t/nope" --listen off --socket "$t/d2.sock" 2>"$t/d2.log"
+check confine.daemon_bad_root 1 "$?"
+check_match confine.daemon_bad_root_logged "*workspace root $t/nope (WICKFS_ROOT): No such file or directory*" "$(cat "$t/d2.log")"
