@@ -31,6 +31,11 @@ int wfs_fail(struct wfs_ctx *c, const char *fmt, ...)
  * else -1 with "OP PATH: outside the workspace root ..." in c->err
  * (confine.c). Always 0 without a root. */
 int wfs_confine(struct wfs_ctx *c, const char *op, const char *path);
+/* With a root: open path (flags as for open) beneath it, by the resolved
+ * path and openat2 RESOLVE_BENEATH; a descriptor, or -1 with c->err set
+ * (and errno the cause). */
+int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
+		      int flags);
 /* The check itself, for any thread: 0, or -1 with the reason in why. */
 int confine_check(const char *root, const char *path, char *why, size_t whylen);
 /* Non-zero once the deadline passed or cancel was set (message set). */

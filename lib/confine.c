@@ -16,11 +16,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "wickfs.h"
 
@@ -83,7 +85,10 @@ static int pop_front(struct todo *t, char *comp, size_t cap)
 	return 1;
 }
 
-int confine_check(const char *root, const char *path, char *why, size_t whylen)
+/* Walk path; 0 with its resolved form in canon (when given), or -1 with
+ * the reason in why. */
+static int confine_resolve(const char *root, const char *path, char *canon,
+			   size_t canonlen, char *why, size_t whylen)
 {
 	static __thread struct todo t;
 	char cur[PATH_MAX + 1], comp[NAME_MAX + 2], target[PATH_MAX + 1];
@@ -170,8 +175,11 @@ int confine_check(const char *root, const char *path, char *why, size_t whylen)
 		snprintf(why, whylen, "file name too long");
 		return -1;
 	}
-	if (where(root, rl, cur, cl) == INSIDE)
+	if (where(root, rl, cur, cl) == INSIDE) {
+		if (canon)
+			snprintf(canon, canonlen, "%s", cur);
 		return 0;
+	}
 outside:
 	if (last_link[0])
 		snprintf(why, whylen, "a symlink leads outside the workspace root %s (%s -> %s)",
@@ -179,6 +187,11 @@ outside:
 	else
 		snprintf(why, whylen, "outside the workspace root %s", root);
 	return -1;
+}
+
+int confine_check(const char *root, const char *path, char *why, size_t whylen)
+{
+	return confine_resolve(root, path, NULL, 0, why, whylen);
 }
 
 int wfs_confine(struct wfs_ctx *c, const char *op, const char *path)
@@ -196,4 +209,76 @@ int wfs_confine(struct wfs_ctx *c, const char *op, const char *path)
 	if (!confine_check(c->root, *path ? path : ".", why, sizeof(why)))
 		return 0;
 	return wfs_fail(c, "%s %s: %s", op, path, why);
+}
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#define RESOLVE_NO_MAGICLINKS_ 0x02
+#define RESOLVE_BENEATH_ 0x08
+
+struct open_how_ {
+	unsigned long long flags, mode, resolve;
+};
+
+int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
+		      int flags)
+{
+	char canon[PATH_MAX + 1], why[PATH_MAX * 2 + 128];
+	struct open_how_ how = {0, 0, RESOLVE_BENEATH_ | RESOLVE_NO_MAGICLINKS_};
+	const char *rel;
+	int rootfd, fd, e;
+
+	/* A refusal leaves errno EXDEV, which no caller takes for "there is
+	 * no such file" (write would then create one). */
+	if (c->root_errno) {
+		wfs_confine(c, op, path);
+		errno = EXDEV;
+		return -1;
+	}
+	if (confine_resolve(c->root, *path ? path : ".", canon, sizeof(canon), why,
+			    sizeof(why))) {
+		wfs_fail(c, "%s %s: %s", op, path, why);
+		errno = EXDEV;
+		return -1;
+	}
+	/* The open itself is held beneath the root too (openat2), so a
+	 * component swapped for a symlink since the walk cannot lead out. */
+	rel = canon + strlen(c->root);
+	while (*rel == '/')
+		rel++;
+	if (!*rel)
+		rel = ".";
+	flags |= O_CLOEXEC | O_NOCTTY | O_LARGEFILE;
+	how.flags = (unsigned long long)(unsigned)flags;
+	rootfd = open(c->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0) {
+		e = errno;
+		snprintf(why, sizeof(why), "%s", strerror(e));
+		why[0] = (char)tolower((unsigned char)why[0]);
+		wfs_fail(c, "%s %s: workspace root %s: %s", op, path, c->root, why);
+		errno = e;
+		return -1;
+	}
+	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	e = errno;
+	close(rootfd);
+	if (fd < 0 && (e == ENOSYS || e == EPERM)) {
+		/* No openat2 (before Linux 5.6, or a seccomp profile that
+		 * predates it): the resolved path, as checked. */
+		fd = (int)syscall(SYS_openat, AT_FDCWD, canon, flags, 0);
+		e = errno;
+	}
+	if (fd >= 0)
+		return fd;
+	if (e == EXDEV)
+		wfs_fail(c, "%s %s: a symlink leads outside the workspace root %s (it changed while being opened)",
+			 op, path, c->root);
+	else {
+		snprintf(why, sizeof(why), "%s", strerror(e));
+		why[0] = (char)tolower((unsigned char)why[0]);
+		wfs_fail(c, "%s %s: %s", op, path, why);
+	}
+	errno = e;
+	return -1;
 }

@@ -71,9 +71,15 @@ int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
 
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer. It stays
 	 * set: it changes nothing for the regular file we keep. */
-	fd = fs_open_raw(path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return fs_fail_errno(c, op, path, errno);
+	if (c->root) {
+		fd = wfs_confined_open(c, op, path, O_RDONLY | O_NONBLOCK);
+		if (fd < 0)
+			return -1;
+	} else {
+		fd = fs_open_raw(path, O_RDONLY | O_NONBLOCK);
+		if (fd < 0)
+			return fs_fail_errno(c, op, path, errno);
+	}
 	if (fstat(fd, st)) {
 		int e = errno;
 		close(fd);
@@ -186,11 +192,15 @@ int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
 	DIR *dir;
 	int fd;
 
-	if (wfs_confine(c, "ls", path))
-		return -1;
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return fs_fail_errno(c, "ls", path, errno);
+	if (c->root) {
+		fd = wfs_confined_open(c, "ls", path, O_RDONLY | O_DIRECTORY);
+		if (fd < 0)
+			return -1;
+	} else {
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return fs_fail_errno(c, "ls", path, errno);
+	}
 	dir = fdopendir(fd);
 	if (!dir) {
 		int e = errno;
@@ -238,9 +248,7 @@ int wfs_read(struct wfs_ctx *c, const char *path, char **data, size_t *len)
 	struct stat st;
 	int fd, rc;
 
-	if (wfs_confine(c, "read", path))
-		return -1;
-	fd = fs_open_regular(c, "read", path, &st);
+	fd = fs_open_regular(c, "read", path, &st); /* confined there */
 	if (fd < 0)
 		return -1;
 	rc = fs_read_fd(c, "read", path, fd, &st, data, len);

@@ -4,6 +4,7 @@
 # absolute, chained, looping), for reads and writes alike; the daemon
 # confines its in-process operations and the workdirs of commands.
 . "$(dirname "$0")/lib.sh"
+tests_dir=$(cd "$(dirname "$0")" && pwd)
 
 t=$TEST_TMP/confine
 ws=$t/ws
@@ -82,6 +83,18 @@ check confine.slash_root '{"ok":true,"data":"secret needle\n"}' "$(WICKFS_ROOT=/
 # A root given through a symlink is resolved first.
 ln -s "$ws" "$t/wslink"
 check confine.root_via_link '{"ok":true,"data":"still inside\n"}' "$(WICKFS_ROOT=$t/wslink "$WICKFS" read "$ws/a.txt" 2>&1)"
+
+# Without openat2 (kernels before 5.6, dated seccomp profiles) the checked
+# path is opened as it is: the same answers.
+if ${HOSTCC:-cc} -O1 -o "$t/seccomp_deny" "$tests_dir/helpers/seccomp_deny.c" 2>"$t/cc.err"; then
+	N() { WICKFS_ROOT=$ws "$t/seccomp_deny" openat2 "$WICKFS" "$@" 2>&1; }
+	check confine.no_openat2_read '{"ok":true,"data":"still inside\n"}' "$(N read abs_in/up)"
+	check confine.no_openat2_ls "$("$WICKFS" ls sub)" "$(N ls sub)"
+	check confine.no_openat2_escape "$(leads "read sub/rel" "$ws/sub/rel" "../../outside/s.txt")" "$(N read sub/rel)"
+	check confine.no_openat2_outside "$(outside "read $out/s.txt")" "$(N read "$out/s.txt")"
+else
+	fail confine.seccomp_helper "cannot build tests/helpers/seccomp_deny.c: $(head -c 300 "$t/cc.err")"
+fi
 
 # ---- the daemon ----
 sock=$t/d.sock

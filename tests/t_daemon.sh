@@ -23,12 +23,14 @@ procs_matching() {
 }
 
 # start_daemon NAME ARGS...: sets DPID and DLOG; fails when not ready.
-# DAEMON_WRAP, when set, names a program the daemon is run through.
+# DAEMON_WRAP, when set, is a command (words, no quoting) the daemon is
+# run through.
 start_daemon() {
 	local name=$1 i
 	shift
 	DLOG=$d/$name.log
-	${DAEMON_WRAP:+"$DAEMON_WRAP"} "$WICKFS" daemon "$@" 2>"$DLOG" &
+	# shellcheck disable=SC2086
+	${DAEMON_WRAP:-} "$WICKFS" daemon "$@" 2>"$DLOG" &
 	DPID=$!
 	PIDS+=("$DPID")
 	for i in $(seq 100); do
@@ -235,14 +237,14 @@ check daemon.no_zombies "" "$zombies"
 # No per-thread working directory: a fast-path cmd with a workdir is
 # spawned instead (and prints the same), an op with a workdir is refused
 # with a reason, and requests without a workdir still run in process.
-nu=$d/no_unshare
-if ! ${HOSTCC:-cc} -O1 -o "$nu" "$tests_dir/helpers/no_unshare.c" 2>"$d/nu.err"; then
-	fail daemon.no_unshare_helper "cannot build tests/helpers/no_unshare.c: $(head -c 300 "$d/nu.err")"
+nu=$d/seccomp_deny
+if ! ${HOSTCC:-cc} -O1 -o "$nu" "$tests_dir/helpers/seccomp_deny.c" 2>"$d/nu.err"; then
+	fail daemon.no_unshare_helper "cannot build tests/helpers/seccomp_deny.c: $(head -c 300 "$d/nu.err")"
 else
 	mkdir -p "$d/nubin" "$d/nuwd"
 	ln -sf "$WICKFS" "$d/nubin/wickfs"
 	printf 'from the workdir\n' >"$d/nuwd/rel.txt"
-	if PATH="$d/nubin:$PATH" DAEMON_WRAP=$nu start_daemon nu --listen off --socket "$d/nu.sock" -v; then
+	if PATH="$d/nubin:$PATH" DAEMON_WRAP="$nu unshare" start_daemon nu --listen off --socket "$d/nu.sock" -v; then
 		rn() { with_timeout 30 "$WICKFS" client --connect "unix:$d/nu.sock" --raw "$@"; }
 		check_match daemon.no_unshare_logged "*no per-thread working directory (unshare CLONE_FS refused)*" "$(cat "$DLOG")"
 		want=$(cd "$d/nuwd" && "$WICKFS" read rel.txt)
