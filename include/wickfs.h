@@ -21,6 +21,8 @@ struct wfs_ctx {
 	int readonly;                /* refuse every write */
 	const char *root;            /* WICKFS_ROOT, resolved; NULL: anywhere */
 	int root_errno;              /* the root itself cannot be resolved */
+	size_t read_max;             /* a file over this: fail with too_big set */
+	int too_big;                 /* (so the caller can run it elsewhere) */
 };
 
 void wfs_ctx_init(struct wfs_ctx *c, struct arena *a);

@@ -106,6 +106,10 @@ int fs_read_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
 	if ((unsigned long long)st->st_size > max)
 		return wfs_fail(c, "%s %s: file is %lld bytes, over the %zu-byte limit (WICKFS_MAX_FILE)",
 				op, path, (long long)st->st_size, max);
+	if (c->read_max && (unsigned long long)st->st_size > c->read_max) {
+		c->too_big = 1;
+		return wfs_fail(c, "%s %s: over %zu bytes", op, path, c->read_max);
+	}
 	cap = (size_t)st->st_size + 1;
 	p = arena_alloc(c->arena, cap + 1);
 	if (!p)

@@ -268,6 +268,15 @@ else
 	fi
 fi
 
+# ---- a file over 1 MiB: tried on the event loop, read on a worker ----
+head -c 1500000 /dev/zero | tr '\0' 'q' >"$d/big_read.txt"
+want=$("$WICKFS" read "$d/big_read.txt")
+check daemon.big_read_op "{\"id\":\"b\",\"ok\":true,\"data\":\"$(cat "$d/big_read.txt")\"}" \
+	"$(raw "{\"id\":\"b\",\"op\":\"read\",\"args\":[\"$d/big_read.txt\"]}")"
+check daemon.big_read_fast_path "$want" "$(cl read "$d/big_read.txt")"
+check daemon.big_read_then_small '{"id":"s","ok":true,"data":"hello\n"}' \
+	"$(raw "{\"id\":\"s\",\"op\":\"read\",\"args\":[\"$d/f.txt\"]}")"
+
 # ---- big lines: parsed on a worker, still answered in order ----
 # A line over 256 KiB is parsed off the event loop; on one connection the
 # next request must still see its effect, and errors still come back.

@@ -135,10 +135,15 @@ static void log_refused(struct daemon *d, struct job *j)
 /* Start a parsed job: in process here or on a worker, or as a command. */
 static void run_job(struct daemon *d, struct job *j)
 {
+	int how;
+
 	if (j->mode == JOB_APPLET && d->loop_private_cwd == d->private_cwd &&
-	    request_inline_ok(j)) {
-		request_run_applet(j, d->cwd_fd, d->loop_private_cwd);
-		job_complete(d, j);
+	    (how = request_inline_ok(j))) {
+		j->probe = how == 2;
+		if (request_run_applet(j, d->cwd_fd, d->loop_private_cwd))
+			pool_submit(d->pool, j);
+		else
+			job_complete(d, j);
 	} else if (j->mode == JOB_APPLET)
 		pool_submit(d->pool, j);
 	else if (d->nrunning < d->o->max_procs)

@@ -54,6 +54,7 @@ struct job {
 	struct watch w[EXEC_NFDS];
 	int running, cancelled;
 	int spawned;              /* a command ran (no polling after it) */
+	int probe;                /* inline read, not stat'ed: may be too big */
 	const char *line;         /* JOB_PARSE: the request line */
 	size_t line_len;
 	int parsed;               /* back from a worker's parse: dispatch it */
@@ -77,9 +78,12 @@ void job_cache_free(struct daemon *d);
 /* Render the response of a finished command (JOB_SHELL, JOB_EXEC_APPLET). */
 void request_command_done(struct job *j, struct wfs_exec_result *res,
 			  const char *spawn_error);
-/* Run an applet job (worker thread, or the loop when request_inline_ok). */
-void request_run_applet(struct job *j, int cwd_fd, int private_cwd);
+/* Run an applet job (worker thread, or the loop when request_inline_ok).
+ * Returns 1, answering nothing, when a job tried on the loop (j->probe)
+ * turns out to read a file over INLINE_MAX: it goes to a worker then. */
+int request_run_applet(struct job *j, int cwd_fd, int private_cwd);
 #define INLINE_MAX (1u << 20)
+/* 0: a worker's; 1: the loop's; 2: the loop's, as a probe (j->probe). */
 int request_inline_ok(const struct job *j);
 void resp_legacy(struct job *j, const char *out, size_t out_len,
 		 const char *err, size_t err_len, int code, const char *error);

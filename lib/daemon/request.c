@@ -449,12 +449,12 @@ void request_command_done(struct job *j, struct wfs_exec_result *res,
 	buf_free(&env);
 }
 
-void request_run_applet(struct job *j, int cwd_fd, int private_cwd)
+int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 {
 	struct buf out, err;
 	struct wfs_ctx ctx;
 	struct req r;
-	int rc;
+	int rc, again = 0;
 
 	if (private_cwd && j->workdir && chdir(j->workdir)) {
 		char msg[600], eb[128];
@@ -463,13 +463,16 @@ void request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 			eb[0] = (char)(eb[0] - 'A' + 'a');
 		snprintf(msg, sizeof(msg), "chdir %.400s: %s",
 			 j->workdir ? j->workdir : ".", eb);
-		return resp_fail(j, 1, msg);
+		resp_fail(j, 1, msg);
+		return 0;
 	}
 	buf_init(&out);
 	buf_init(&err);
 	wfs_ctx_init(&ctx, &j->arena);
 	ctx.deadline_ms = j->deadline_ms;
 	ctx.cancel = &j->d->stopping;
+	if (j->probe)
+		ctx.read_max = INLINE_MAX;
 	memset(&r, 0, sizeof(r));
 	r.in = j->in ? j->in : "";
 	r.in_len = j->in ? j->in_len : 0;
@@ -480,7 +483,10 @@ void request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	r.arena = &j->arena;
 	r.ctx = &ctx;
 	rc = applet_run(j->applet, &r, j->argc, j->argv);
-	if (out.oom || err.oom) {
+	if (ctx.too_big) {
+		again = 1; /* nothing answered: a worker reads it */
+		j->probe = 0;
+	} else if (out.oom || err.oom) {
 		resp_fail(j, 1, "out of memory");
 	} else if (j->native) {
 		resp_native(j, out.p ? out.p : "", out.len);
@@ -496,8 +502,9 @@ void request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	buf_free(&out);
 	buf_free(&err);
 	/* Back where we were: the next request may have no workdir. */
-	if (private_cwd && j->workdir && fchdir(cwd_fd))
+	if (private_cwd && j->workdir && fchdir(cwd_fd) && !again)
 		resp_fail(j, 1, "cannot return to the daemon's directory");
+	return again;
 }
 
 /* Small file operations run on the loop thread itself: a handoff to a
@@ -519,6 +526,10 @@ int request_inline_ok(const struct job *j)
 			return 0;
 	if (j->in_len > INLINE_MAX)
 		return 0;
+	/* read tries on the loop and gives up on a big file by itself
+	 * (probe): no stat for the common small one */
+	if (!strcmp(name, "read"))
+		return 2;
 	path = j->argc ? j->argv[0] : ".";
 	if (!*path)
 		path = ".";
