@@ -1,20 +1,23 @@
 /* bytes.c - byte scans for the search loop: find and count one byte.
  *
  * musl's memchr is a portable word-at-a-time loop; grep calls these on
- * every block, so they use SSE2 where the target has it (every x86_64)
- * and a word-at-a-time loop elsewhere.
+ * every block, so they use SSE2 where the target has it (every x86_64),
+ * NEON on aarch64 and a word-at-a-time loop elsewhere.
  */
 #include <stdint.h>
 #include <string.h>
 #include "util.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define BYTES_NEON 1
+#include <arm_neon.h>
 #endif
 
 #define ONES ((uint64_t)0x0101010101010101ull)
 #define HIGHS ((uint64_t)0x8080808080808080ull)
 
-#ifndef __SSE2__
+#if !defined(__SSE2__) && !defined(BYTES_NEON)
 /* High bit set in each byte of w that equals zero (exact, no carries). */
 static inline uint64_t zero_bytes(uint64_t w)
 {
@@ -33,6 +36,19 @@ const char *bytes_find(const char *p, size_t n, char c)
 		int m = _mm_movemask_epi8(_mm_cmpeq_epi8(v, needle));
 		if (m)
 			return p + i + __builtin_ctz((unsigned)m);
+	}
+#elif defined(BYTES_NEON)
+	uint8x16_t needle = vdupq_n_u8((uint8_t)c);
+
+	for (; i + 16 <= n; i += 16) {
+		uint8x16_t v = vld1q_u8((const uint8_t *)p + i);
+		uint8x16_t eq = vceqq_u8(v, needle);
+		/* 4 bits per lane: the narrowing shift keeps the middle byte
+		 * of each 16-bit pair, half of each 0xff/0x00 lane */
+		uint64_t m = vget_lane_u64(vreinterpret_u64_u8(
+			vshrn_n_u16(vreinterpretq_u16_u8(eq), 4)), 0);
+		if (m)
+			return p + i + (__builtin_ctzll(m) >> 2);
 	}
 #else
 	uint64_t pat = ONES * (unsigned char)c;
@@ -70,6 +86,21 @@ size_t bytes_count(const char *p, size_t n, char c)
 		sums = _mm_sad_epu8(acc, zero);
 		count += (size_t)_mm_cvtsi128_si32(sums) +
 			 (size_t)_mm_extract_epi16(sums, 4);
+	}
+#elif defined(BYTES_NEON)
+	/* The same per-lane counters (0xff is -1), summed across lanes
+	 * (at most 255 * 16, a u16) before any can wrap. */
+	uint8x16_t needle = vdupq_n_u8((uint8_t)c);
+
+	while (i + 16 <= n) {
+		uint8x16_t acc = vdupq_n_u8(0);
+		size_t k;
+
+		for (k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+			uint8x16_t v = vld1q_u8((const uint8_t *)p + i);
+			acc = vsubq_u8(acc, vceqq_u8(v, needle));
+		}
+		count += vaddlvq_u8(acc);
 	}
 #else
 	uint64_t pat = ONES * (unsigned char)c;

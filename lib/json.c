@@ -8,12 +8,15 @@
 #include "util.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define JSON_NEON 1
+#include <arm_neon.h>
 #endif
 
 static const char hexdig[] = "0123456789abcdef";
 
 /* Length of the run at s that needs no escaping: printable ASCII other
- * than '"' and '\\'. Sixteen bytes a step where SSE2 is there: the daemon
+ * than '"' and '\\'. Sixteen bytes a step with SSE2 or NEON: the daemon
  * escapes every response's stdout, which is itself JSON. */
 static size_t plain_run(const char *s, size_t n)
 {
@@ -31,6 +34,23 @@ static size_t plain_run(const char *s, size_t n)
 		int m = _mm_movemask_epi8(bad);
 		if (m)
 			return i + (size_t)__builtin_ctz((unsigned)m);
+	}
+#elif defined(JSON_NEON)
+	const int8x16_t space = vdupq_n_s8(0x20);
+	const uint8x16_t quote = vdupq_n_u8('"'), bslash = vdupq_n_u8('\\');
+
+	for (; i + 16 <= n; i += 16) {
+		uint8x16_t v = vld1q_u8((const uint8_t *)s + i), bad;
+
+		/* signed compare: bytes >= 0x80 are negative, so below 0x20 */
+		bad = vcltq_s8(vreinterpretq_s8_u8(v), space);
+		bad = vorrq_u8(bad, vorrq_u8(vceqq_u8(v, quote),
+					     vceqq_u8(v, bslash)));
+		/* 4 bits per lane, the first bad lane at the lowest bits */
+		uint64_t m = vget_lane_u64(vreinterpret_u64_u8(
+			vshrn_n_u16(vreinterpretq_u16_u8(bad), 4)), 0);
+		if (m)
+			return i + (size_t)(__builtin_ctzll(m) >> 2);
 	}
 #endif
 	for (; i < n; i++) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The aarch64 build (`make ARCH=aarch64`): a static, stripped aarch64
 # binary that, run under qemu-user, prints byte for byte what the x86_64
-# build (WICKFS) prints on the same inputs. The aarch64 side has no SSE2,
-# so this also compares the portable byte scan and regex prefilter paths
-# with the SSE2 ones, on a file big enough to reach them. The unit tests
-# (tests/unit) are built for aarch64 too and run under qemu.
+# build (WICKFS) prints on the same inputs. The aarch64 side scans bytes
+# with NEON where x86_64 has SSE2 (and reads the Teddy tables with tbl
+# where x86_64 has pshufb), so this also compares those paths, on files
+# big enough to reach them and at every offset of a 16-byte block. The
+# unit tests (tests/unit) are built for aarch64 too and run under qemu.
 #
 # `make test` builds build/wickfs-aarch64 before tests/run (the cross setup
 # from scratch takes under a minute); run alone, this script runs
@@ -197,6 +198,63 @@ same exec.echo exec echo hi
 same exec.shell exec 'echo out; echo err >&2; exit 3'
 same exec.cwd exec --cwd sub ls
 same exec.cap exec --max-output 5 'printf 0123456789'
+
+# ---- the vector scans at 16-byte block boundaries ----
+# Files of lines of about L bytes (the last one without '\n'), one planted
+# byte or sequence per line at every offset: the newline scan and count,
+# JSON escaping (read, exec stdout, grep text) and the literal prefilters
+# (one literal, a set) see their needle at every place of a 16-byte block
+# and in the tail. u*.txt are valid UTF-8 (read gives them as strings),
+# b*.txt also hold CR, bytes >= 0x80 that are not UTF-8, z*.txt a NUL.
+v=$TEST_TMP/v
+mkdir -p "$v"
+fill=abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789
+# shellcheck disable=SC1003 # printf formats: '\\' is one backslash
+utf=('Q' 'Zq' '"' '\\' '\t' '\001' '\037' ' ' '~' '\177' '\303\251' 'bar9')
+bad=('\377' '\200' '\303' '\r' '\342\200\250')
+vec_file() { # FILE L PLANT...
+	local f=$1 L=$2 p k
+	shift 2
+	{
+		for ((p = 0; p < L; p++)); do
+			k=$(((p + L) % $#))
+			printf '%s' "${fill:0:p}"
+			# shellcheck disable=SC2059
+			printf "${@:k+1:1}"
+			printf '%s\n' "${fill:p+1:L-p}"
+		done
+		printf '%s' "${fill:0:L}"
+	} >"$f"
+}
+vec_lens="$(seq -s ' ' 0 40) 47 48 49 63 64 65 79 80 81"
+for L in $vec_lens; do
+	vec_file "$v/u$L.txt" "$L" "${utf[@]}"
+	vec_file "$v/b$L.txt" "$L" "${utf[@]}" "${bad[@]}"
+	if [ "$L" -gt 0 ]; then
+		{ printf '%s' "${fill:0:L-1}Zq"; printf '\000'; printf 'Zq\n'; } >"$v/z$L.txt"
+	fi
+done
+cd "$v" || exit 1
+same vec.grep_one grep --max 0 'Q' .
+same vec.grep_two grep --max 0 'Zq' .
+same vec.grep_set grep --max 0 'Q|Zq|bar9' .
+same vec.grep_i grep --max 0 -i 'zQ|BAR9' .
+same vec.grep_tab grep --max 0 -F "$(printf '\t')" .
+same vec.grep_utf8 grep --max 0 'é|\x{2028}' .
+same vec.grep_count grep -c 'a' .
+same vec.grep_files grep -l 'Zq' .
+same vec.exec_cat exec 'cat u*.txt b*.txt'
+vec_read=""
+for L in $vec_lens; do
+	x=$(run "$WICKFS" read "u$L.txt")
+	a=$(run "$qemu" "$arm" read "u$L.txt")
+	[ "$x" == "$a" ] || vec_read="$vec_read u$L.txt"
+	case $x in
+	rc=0$'\n''{"ok":true'*) ;;
+	*) vec_read="$vec_read u$L.txt(x86_64 failed)" ;;
+	esac
+done
+check aarch64.vec.read_all "" "$vec_read"
 
 # ---- the unit tests, built for aarch64 and run under qemu ----
 cd "$top" || exit 1

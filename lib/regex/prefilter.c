@@ -6,21 +6,24 @@
  * letter match both cases, which covers (?i) for letters whose case
  * folding stays in ASCII (not k and s: K and ſ are multi-byte). The scan
  * tests the two rarest bytes of the literal at once, 16 positions at a
- * time with SSE2, then verifies the whole literal.
+ * time with SSE2 or NEON, then verifies the whole literal.
  *
  * An alternation like kmalloc|kfree|spin_lock gives a set of literals,
  * one per branch, and every match contains one of them. The set is
  * scanned with Teddy: each literal gets one of 8 buckets, and tables say
  * which buckets allow each byte at offsets 0, 1 and 2; pshufb looks them
- * up by nibble for 16 (AVX2: 32) places at once, and places where a
- * bucket survives all three offsets are verified. Without SSSE3, the same
- * tables are read a byte at a time.
+ * up by nibble for 16 (AVX2: 32) places at once (NEON: tbl, 16 places),
+ * and places where a bucket survives all three offsets are verified.
+ * Without SSSE3 or NEON, the same tables are read a byte at a time.
  */
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <cpuid.h>
 #include <immintrin.h>
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define PF_NEON 1
+#include <arm_neon.h>
 #endif
 #include "re_int.h"
 
@@ -309,6 +312,36 @@ static size_t lit_find(const struct lit *l, const unsigned char *s, size_t n,
 			pos += 16;
 		}
 	}
+#elif defined(PF_NEON)
+	{
+		size_t hi = i1 > i2 ? i1 : i2;
+		uint8x16_t v1 = vdupq_n_u8(c1), k1 = vdupq_n_u8(m1);
+		uint8x16_t v2 = vdupq_n_u8(c2), k2 = vdupq_n_u8(m2);
+
+		while (pos + hi + 16 <= n) {
+			uint8x16_t a = vld1q_u8(s + pos + i1);
+			uint8x16_t b = vld1q_u8(s + pos + i2);
+			uint64_t bits;
+
+			a = vceqq_u8(vorrq_u8(a, k1), v1);
+			b = vceqq_u8(vorrq_u8(b, k2), v2);
+			/* 4 bits per place, one kept: place = ctz / 4 */
+			bits = vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(
+				vreinterpretq_u16_u8(vandq_u8(a, b)), 4)), 0);
+			bits &= 0x1111111111111111ull;
+			while (bits) {
+				size_t c = pos +
+					   (size_t)(__builtin_ctzll(bits) >> 2);
+
+				if (c > last)
+					return n;
+				if (verify(l, s + c))
+					return c;
+				bits &= bits - 1;
+			}
+			pos += 16;
+		}
+	}
 #endif
 	if (!m1) {
 		/* memchr on the rarest byte, then check */
@@ -345,11 +378,7 @@ static int set_at(const struct litset *ls, unsigned bits,
 	return -1;
 }
 
-#ifdef __SSE2__
-#define SSSE3 __attribute__((target("ssse3")))
-#define AVX2 __attribute__((target("avx2")))
-#define NIB(j, k) _mm_loadu_si128((const void *)ls->nib[j][k])
-
+#if defined(__SSE2__) || defined(PF_NEON)
 /* Verify the places in bits of s[p..), hit[i] the buckets of place p + i. */
 static int candidates(const struct litset *ls, const unsigned char *s,
 		      size_t n, size_t p, uint32_t bits, const uint8_t *hit,
@@ -367,6 +396,12 @@ static int candidates(const struct litset *ls, const unsigned char *s,
 	}
 	return 0;
 }
+#endif
+
+#ifdef __SSE2__
+#define SSSE3 __attribute__((target("ssse3")))
+#define AVX2 __attribute__((target("avx2")))
+#define NIB(j, k) _mm_loadu_si128((const void *)ls->nib[j][k])
 
 /* Bucket bits allowed by both nibbles of each byte of v. */
 SSSE3 static inline __m128i nibbles(__m128i v, __m128i lo, __m128i hi)
@@ -453,6 +488,50 @@ AVX2 static int teddy2(const struct litset *ls, const unsigned char *s,
 	*pos = p;
 	return 0;
 }
+#elif defined(PF_NEON)
+/* Bucket bits allowed by both nibbles of each byte of v (tbl: pshufb). */
+static inline uint8x16_t nibbles(uint8x16_t v, uint8x16_t lo, uint8x16_t hi)
+{
+	return vandq_u8(vqtbl1q_u8(lo, vandq_u8(v, vdupq_n_u8(15))),
+			vqtbl1q_u8(hi, vshrq_n_u8(v, 4)));
+}
+
+/* Teddy as with SSSE3 above: 16 places a step, 1 and *pos on a find,
+ * else 0 and *pos where there are fewer than 18 bytes left. */
+static int teddy(const struct litset *ls, const unsigned char *s, size_t n,
+		 size_t *pos, int *lit)
+{
+	static const uint8_t lane_bit[16] = { 1, 2, 4, 8, 16, 32, 64, 128,
+					      1, 2, 4, 8, 16, 32, 64, 128 };
+#define NIB(j, k) vld1q_u8(ls->nib[j][k])
+	const uint8x16_t lo0 = NIB(0, 0), hi0 = NIB(0, 1), lo1 = NIB(1, 0),
+			 hi1 = NIB(1, 1), lo2 = NIB(2, 0), hi2 = NIB(2, 1),
+			 lanes = vld1q_u8(lane_bit);
+#undef NIB
+	uint8x16_t acc, t;
+	uint8_t hit[16];
+	uint32_t bits;
+	size_t p;
+
+	for (p = *pos; p + 18 <= n; p += 16) {
+		const uint8_t *q = s + p;
+
+		acc = nibbles(vld1q_u8(q), lo0, hi0);
+		acc = vandq_u8(acc, nibbles(vld1q_u8(q + 1), lo1, hi1));
+		acc = vandq_u8(acc, nibbles(vld1q_u8(q + 2), lo2, hi2));
+		if (!vmaxvq_u8(acc))
+			continue;
+		/* one bit per place with a bucket left */
+		t = vandq_u8(vtstq_u8(acc, acc), lanes);
+		bits = (uint32_t)vaddv_u8(vget_low_u8(t)) |
+		       (uint32_t)vaddv_u8(vget_high_u8(t)) << 8;
+		vst1q_u8(hit, acc);
+		if (candidates(ls, s, n, p, bits, hit, pos, lit))
+			return 1;
+	}
+	*pos = p;
+	return 0;
+}
 #endif
 
 /* First place in s[from..n) where a literal occurs, or n. */
@@ -469,6 +548,11 @@ size_t pf_find(const struct litset *ls, const unsigned char *s, size_t n,
 #ifdef __SSE2__
 	if ((ls->simd > 1 && teddy2(ls, s, n, &c, &k)) ||
 	    (ls->simd && teddy(ls, s, n, &c, &k))) {
+		*len = ls->l[k].len;
+		return c;
+	}
+#elif defined(PF_NEON)
+	if (teddy(ls, s, n, &c, &k)) {
 		*len = ls->l[k].len;
 		return c;
 	}

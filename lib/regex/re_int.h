@@ -197,7 +197,7 @@ struct litset {
 	struct lit l[RE_MAXSET];
 	int n;
 	int pure; /* a match is exactly the first of them found at a place */
-	int simd; /* x86: 1 the CPU has SSSE3, 2 also AVX2 */
+	int simd; /* x86: 1 the CPU has SSSE3, 2 also AVX2; unused on aarch64 */
 	/* sets: bucket bits (literal k is in bucket k % 8) of the bytes
 	 * allowed at offsets 0..2 of a literal, whole and in nibbles */
 	uint8_t fp[3][256];
