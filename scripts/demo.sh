@@ -39,6 +39,10 @@ run grep TODO
 run grep -i 'todo: (greet|handle)' src
 run glob '**/*.go'
 run exec 'echo from a shell; uname -s'
+# Confined to the workspace: a symlink out of it is refused.
+ln -sfn /etc "$ws/etc-link"
+run --root . read etc-link/hostname
+rm -f "$ws/etc-link"
 
 if "$W" --list | grep -qx daemon && "$W" --list | grep -qx client; then
 	sock=$top/build/demo.sock
