@@ -98,11 +98,13 @@ fi
 
 # ---- the daemon ----
 sock=$t/d.sock
-"$WICKFS" daemon --root "$ws" --listen off --socket "$sock" 2>"$t/d.log" &
+# Started elsewhere, with a relative socket path: it works from the root,
+# and still removes its socket at the end.
+(cd "$t" && exec "$WICKFS" daemon --root "$ws" --listen off --socket d.sock 2>"$t/d.log") &
 dpid=$!
 for i in $(seq 100); do grep -q "ready:" "$t/d.log" && break; sleep 0.05; done
 rc() { with_timeout 30 "$WICKFS" client --connect "unix:$sock" --raw "$@"; }
-check_match confine.daemon_logs_root "*workspace root $ws: file operations and workdirs are confined to it; shell commands are not*" \
+check_match confine.daemon_logs_root "*workspace root $ws: the working directory; file operations and workdirs are confined to it, shell commands are not*" \
 	"$(cat "$t/d.log")"
 check confine.daemon_op_outside "{\"id\":\"o\",\"ok\":false,\"error\":\"read $out/s.txt: outside the workspace root $ws\"}" \
 	"$(rc "{\"id\":\"o\",\"op\":\"read\",\"args\":[\"$out/s.txt\"]}")"
@@ -115,11 +117,16 @@ check confine.daemon_workdir_outside "{\"id\":\"w\",\"stdout\":\"\",\"stderr\":\
 	"$(rc "{\"id\":\"w\",\"cmd\":\"cat s.txt\",\"workdir\":\"$out\"}")"
 check confine.daemon_command_inside "{\"id\":\"c\",\"stdout\":\"still inside\\n\",\"stderr\":\"\",\"exit_code\":0}" \
 	"$(rc "{\"id\":\"c\",\"cmd\":\"cat a.txt\",\"workdir\":\"$ws\"}")"
+check confine.daemon_starts_in_root "{\"id\":\"p\",\"stdout\":\"$ws\\n\",\"stderr\":\"\",\"exit_code\":0}" \
+	"$(rc '{"id":"p","cmd":"pwd"}')"
+check confine.daemon_relative_op '{"id":"r","ok":true,"data":"still inside\n"}' \
+	"$(rc '{"id":"r","op":"read","args":["a.txt"]}')"
 check confine.daemon_command_env "{\"id\":\"e\",\"stdout\":\"$ws\\n\",\"stderr\":\"\",\"exit_code\":0}" \
 	"$(rc '{"id":"e","cmd":"echo $WICKFS_ROOT"}')"
 kill -TERM "$dpid"
 wait "$dpid"
 check confine.daemon_exit_0 0 "$?"
+check confine.daemon_socket_removed "" "$(ls "$sock" 2>/dev/null)"
 "$WICKFS" daemon --root "$t/nope" --listen off --socket "$t/d2.sock" 2>"$t/d2.log"
 check confine.daemon_bad_root 1 "$?"
 check_match confine.daemon_bad_root_logged "*workspace root $t/nope (WICKFS_ROOT): No such file or directory*" "$(cat "$t/d2.log")"

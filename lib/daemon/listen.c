@@ -91,7 +91,15 @@ int listen_unix(struct daemon *d, const char *path)
 		unlink(path);
 		return -1;
 	}
-	d->sock_path = strdup(path);
+	/* Absolute, so it is still ours to remove after a chdir (--root). */
+	if (path[0] != '/') {
+		char cwd[4096];
+		size_t n;
+		if (getcwd(cwd, sizeof(cwd)) && (d->sock_path = malloc(n = strlen(cwd) + strlen(path) + 2)))
+			snprintf(d->sock_path, n, "%s/%s", cwd, path);
+	} else {
+		d->sock_path = strdup(path);
+	}
 	d->sock_ino = st.st_ino;
 	d->lis[d->nlis].fd = fd;
 	d->lis[d->nlis].is_unix = 1;

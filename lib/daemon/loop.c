@@ -322,8 +322,8 @@ int daemon_run(const struct daemon_opts *o)
 			     strerror(errno));
 			goto out;
 		}
-		dlog("workspace root %s: file operations and workdirs are confined to it; "
-		     "shell commands are not", d->root);
+		dlog("workspace root %s: the working directory; file operations and "
+		     "workdirs are confined to it, shell commands are not", d->root);
 	}
 	if ((o->socket && listen_unix(d, o->socket)) ||
 	    (o->listen && listen_tcp(d, o->listen)))
@@ -335,6 +335,18 @@ int daemon_run(const struct daemon_opts *o)
 	if (o->listen && !o->token)
 		dlog("warning: no DAEMON_TOKEN set: anyone who can reach tcp %s "
 		     "can run commands as this user", o->listen);
+	/* Confined: relative paths and commands without a workdir start in
+	 * the workspace. */
+	if (d->root) {
+		int fd;
+		if (chdir(d->root) ||
+		    (fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+			dlog("chdir %s: %s", d->root, strerror(errno));
+			goto out;
+		}
+		close(d->cwd_fd);
+		d->cwd_fd = fd;
+	}
 	d->pool = pool_start(o->workers, d->wake_fd, d->cwd_fd);
 	if (!d->pool) {
 		dlog("cannot start worker threads");
