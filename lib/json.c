@@ -61,53 +61,73 @@ static size_t plain_run(const char *s, size_t n)
 	return i;
 }
 
+/* Output is written straight into the buffer, room reserved a chunk of
+ * input at a time (6 bytes out per byte in at most): source code is full
+ * of tabs, and a call per escape was most of the cost. */
+#define STR_CHUNK 4096
+
 void json_str(struct buf *b, const char *s, size_t n)
 {
-	size_t i = 0, run = 0;
+	size_t i = 0;
+	char *o;
 
-	buf_putc(b, '"');
+	if (buf_reserve(b, 2))
+		return;
+	b->p[b->len++] = '"';
 	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
-		const char *esc = NULL;
-		char u[7];
-		int cp, len;
+		size_t end = i + (n - i > STR_CHUNK ? STR_CHUNK : n - i);
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-			i += plain_run(s + i, n - i);
-			continue;
-		}
-		buf_add(b, s + run, i - run);
-		if (c >= 0x80) {
-			len = utf8_decode(s + i, n - i, &cp);
-			if (cp < 0)
-				esc = "\\ufffd";
-			else if (cp == 0x2028 || cp == 0x2029)
-				esc = cp == 0x2028 ? "\\u2028" : "\\u2029";
-			else
-				buf_add(b, s + i, (size_t)len);
-		} else {
-			len = 1;
-			switch (c) {
-			case '"': esc = "\\\""; break;
-			case '\\': esc = "\\\\"; break;
-			case '\n': esc = "\\n"; break;
-			case '\r': esc = "\\r"; break;
-			case '\t': esc = "\\t"; break;
-			default:
-				memcpy(u, "\\u00", 4);
-				u[4] = hexdig[c >> 4];
-				u[5] = hexdig[c & 15];
-				u[6] = 0;
-				esc = u;
+		if (buf_reserve(b, (end - i) * 6 + 8))
+			return;
+		o = b->p + b->len;
+		while (i < end) {
+			unsigned char c = (unsigned char)s[i];
+			const char *esc;
+			int cp, len;
+
+			if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+				size_t run = plain_run(s + i, end - i);
+				memcpy(o, s + i, run);
+				o += run;
+				i += run;
+				continue;
 			}
+			if (c >= 0x80) {
+				/* a sequence may run past the chunk: it still
+				 * writes at most 6 bytes */
+				len = utf8_decode(s + i, n - i, &cp);
+				if (cp < 0 || cp == 0x2028 || cp == 0x2029) {
+					esc = cp < 0 ? "\\ufffd" : cp == 0x2028 ? "\\u2028" : "\\u2029";
+					memcpy(o, esc, 6);
+					o += 6;
+				} else {
+					memcpy(o, s + i, (size_t)len);
+					o += len;
+				}
+				i += (size_t)len;
+				continue;
+			}
+			*o++ = '\\';
+			switch (c) {
+			case '"': *o++ = '"'; break;
+			case '\\': *o++ = '\\'; break;
+			case '\n': *o++ = 'n'; break;
+			case '\r': *o++ = 'r'; break;
+			case '\t': *o++ = 't'; break;
+			default:
+				memcpy(o, "u00", 3);
+				o[3] = hexdig[c >> 4];
+				o[4] = hexdig[c & 15];
+				o += 5;
+			}
+			i++;
 		}
-		if (esc)
-			buf_puts(b, esc);
-		i += (size_t)len;
-		run = i;
+		b->len = (size_t)(o - b->p);
 	}
-	buf_add(b, s + run, i - run);
-	buf_putc(b, '"');
+	if (buf_reserve(b, 1))
+		return;
+	b->p[b->len++] = '"';
+	b->p[b->len] = 0;
 }
 
 void json_cstr(struct buf *b, const char *s)
