@@ -38,6 +38,9 @@ int wfs_confine(struct wfs_ctx *c, const char *op, const char *path);
  * (and errno the cause). */
 int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 		      int flags);
+/* With a root: path with every symlink resolved, checked beneath it (in
+ * c's arena), or NULL with c->err set. */
+char *wfs_confine_canon(struct wfs_ctx *c, const char *op, const char *path);
 /* The check itself, for any thread: 0, or -1 with the reason in why. */
 int confine_check(const char *root, const char *path, char *why, size_t whylen);
 /* Non-zero once the deadline passed or cancel was set (message set). */

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "arena.h"
 #include "wickfs.h"
 
 #define MAX_LINKS 40
@@ -249,7 +250,8 @@ int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 		rel++;
 	if (!*rel)
 		rel = ".";
-	flags |= O_CLOEXEC | O_NOCTTY | O_LARGEFILE;
+	/* openat2 refuses flags O_PATH ignores */
+	flags |= O_CLOEXEC | ((flags & O_PATH) ? 0 : O_NOCTTY | O_LARGEFILE);
 	how.flags = (unsigned long long)(unsigned)flags;
 	rootfd = open(c->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0) {
@@ -281,4 +283,26 @@ int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 	}
 	errno = e;
 	return -1;
+}
+
+char *wfs_confine_canon(struct wfs_ctx *c, const char *op, const char *path)
+{
+	char canon[PATH_MAX + 1], why[PATH_MAX * 2 + 128];
+	char *r;
+
+	if (c->root_errno) {
+		wfs_confine(c, op, path);
+		errno = EXDEV;
+		return NULL;
+	}
+	if (confine_resolve(c->root, *path ? path : ".", canon, sizeof(canon), why,
+			    sizeof(why))) {
+		wfs_fail(c, "%s %s: %s", op, path, why);
+		errno = EXDEV;
+		return NULL;
+	}
+	r = arena_strdup(c->arena, canon);
+	if (!r)
+		wfs_fail(c, "%s %s: out of memory", op, path);
+	return r;
 }

@@ -84,25 +84,45 @@ static int replace_file(struct wfs_ctx *c, const char *op, const char *target,
 			const char *data, size_t len, const struct stat *old)
 {
 	char *dir = dir_of(c, target), *tmp = NULL;
+	const char *name = target, *slash;
 	unsigned long long rnd;
 	size_t off = 0;
-	int fd = -1, tries, e;
+	int fd = -1, dirfd = AT_FDCWD, tries, e;
 
 	if (!dir)
 		return wfs_fail(c, "%s %s: out of memory", op, target);
+	/* Confined: the temporary file and the rename go through the
+	 * directory opened beneath the root, by name, so the content cannot
+	 * land outside even if a component is swapped for a symlink now. */
+	if (c->root) {
+		dirfd = wfs_confined_open(c, op, dir, O_PATH | O_DIRECTORY);
+		if (dirfd < 0)
+			return -1;
+		slash = strrchr(target, '/');
+		name = slash ? slash + 1 : target;
+	}
 	for (tries = 0; tries < 100; tries++) {
 		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 			rnd = (unsigned long long)wfs_now_ms() * 2654435761u + (unsigned)tries;
-		tmp = arena_printf(c->arena, "%s/.wickfs-tmp-%016llx", dir, rnd);
-		if (!tmp)
+		tmp = dirfd == AT_FDCWD
+			? arena_printf(c->arena, "%s/.wickfs-tmp-%016llx", dir, rnd)
+			: arena_printf(c->arena, ".wickfs-tmp-%016llx", rnd);
+		if (!tmp) {
+			if (dirfd != AT_FDCWD)
+				close(dirfd);
 			return wfs_fail(c, "%s %s: out of memory", op, target);
+		}
 		/* 0666 through the umask, as a new file should be. */
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
-	if (fd < 0)
-		return fs_fail_errno(c, op, target, errno);
+	if (fd < 0) {
+		e = errno;
+		if (dirfd != AT_FDCWD)
+			close(dirfd);
+		return fs_fail_errno(c, op, target, e);
+	}
 	while (off < len) {
 		ssize_t w = write(fd, data + off, len - off);
 		if (w < 0 && errno == EINTR)
@@ -133,15 +153,19 @@ static int replace_file(struct wfs_ctx *c, const char *op, const char *target,
 		goto fail;
 	}
 	fd = -1;
-	if (rename(tmp, target)) {
+	if (renameat(dirfd, tmp, dirfd, name)) {
 		e = errno;
 		goto fail;
 	}
+	if (dirfd != AT_FDCWD)
+		close(dirfd);
 	return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
-	unlink(tmp);
+	unlinkat(dirfd, tmp, 0);
+	if (dirfd != AT_FDCWD)
+		close(dirfd);
 	return fs_fail_errno(c, op, target, e);
 }
 
@@ -156,9 +180,9 @@ int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
 		return wfs_fail(c, "write %s: refused, WICKFS_READONLY is set", path);
 	if (!*path)
 		return wfs_fail(c, "write: empty path");
-	if (wfs_confine(c, "write", path))
-		return -1;
-	target = fs_resolve_links(c, path);
+	/* confined: the path with every link resolved, checked beneath */
+	target = c->root ? wfs_confine_canon(c, "write", path)
+			 : fs_resolve_links(c, path);
 	if (!target)
 		return -1;
 	dir = dir_of(c, target);
@@ -210,9 +234,8 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 		return wfs_fail(c, "edit %s: refused, WICKFS_READONLY is set", path);
 	if (!e->old_len)
 		return wfs_fail(c, "old_text must not be empty");
-	if (wfs_confine(c, "edit", path))
-		return -1;
-	target = fs_resolve_links(c, path);
+	target = c->root ? wfs_confine_canon(c, "edit", path)
+			 : fs_resolve_links(c, path);
 	if (!target)
 		return -1;
 	fd = lock_current(c, "edit", target, &st);

@@ -62,6 +62,14 @@ check confine.edit_via_link "$(leads "edit sub/rel" "$ws/sub/rel" "../../outside
 check confine.outside_unchanged "secret needle" "$(cat "$out/s.txt")"
 check confine.edit_inside '{"ok":true,"data":{"path":"a.txt","replacements":1}}' \
 	"$(printf '{"old_text":"inside","new_text":"still inside"}' | W edit a.txt)"
+# Through a link that stays inside: the file changes, the link stays.
+check confine.edit_via_inner_link '{"ok":true,"data":{"path":"sub/up","replacements":1}}' \
+	"$(printf '{"old_text":"still","new_text":"STILL"}' | W edit sub/up)"
+check confine.inner_link_kept "../a.txt STILL inside" "$(readlink sub/up) $(cat a.txt)"
+printf 'still inside\n' >a.txt
+check confine.write_via_inner_link '{"ok":true,"data":{"path":"abs_in/up","bytes_written":13}}' \
+	"$(printf 'still inside\n' | W write abs_in/up)"
+check confine.inner_link_kept_write "../a.txt" "$(readlink sub/up)"
 
 # grep and glob: roots are checked; links out of the tree are not followed.
 unconfined=$("$WICKFS" grep needle .)
