@@ -256,6 +256,19 @@ for L in $vec_lens; do
 done
 check aarch64.vec.read_all "" "$vec_read"
 
+# ---- confinement: the same walk and refusals (openat2, or its fallback
+# where qemu lacks it) ----
+cd "$d" || exit 1
+ln -s / "$d/slash"
+export WICKFS_ROOT=$d
+same conf.read_inside read a.txt
+same conf.read_link_inside read link.txt
+same_err conf.read_outside read /etc/hostname
+same_err conf.read_dotdot read ../x
+same_err conf.link_out ls slash
+same conf.grep_inside grep foo sub
+unset WICKFS_ROOT
+
 # ---- the unit tests, built for aarch64 and run under qemu ----
 cd "$top" || exit 1
 mkdir -p "$TEST_TMP/unit"
