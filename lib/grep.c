@@ -45,6 +45,8 @@ struct hits {
 };
 
 #define GREP_HOLD (1u << 20)
+#define SPARE_N 32
+#define SPARE_KEEP (32u << 10)
 
 static void hits_free(struct hits *h)
 {
@@ -468,7 +470,37 @@ struct grep_run {
 	int oom;
 	const char *limit_file; /* where the regex engine gave up */
 	struct scratch sc; /* for the single-threaded path */
+	/* Hit buffers of merged files, for the next ones (lock held): musl
+	 * hands freed memory straight back to the kernel, and the page
+	 * faults and TLB shootdowns that follow cost when matches abound. */
+	struct hits spare[SPARE_N];
+	int nspare;
 };
+
+/* Keep h's buffers for reuse if small enough, else free them. */
+static void hits_release(struct grep_run *g, struct hits *h)
+{
+	if (g->nspare < SPARE_N && (h->v || h->text.p) && !h->text.oom &&
+	    h->text.cap <= SPARE_KEEP && h->cap * sizeof(*h->v) <= SPARE_KEEP) {
+		struct hits *s = &g->spare[g->nspare++];
+		memset(s, 0, sizeof(*s));
+		s->v = h->v;
+		s->cap = h->cap;
+		s->text = h->text;
+		buf_reset(&s->text);
+		memset(h, 0, sizeof(*h));
+		return;
+	}
+	hits_free(h);
+}
+
+/* Give an empty h a spare's buffers, if there is one. */
+static void hits_take(struct grep_run *g, struct hits *h)
+{
+	if (!g->nspare || h->v || h->text.p)
+		return;
+	*h = g->spare[--g->nspare];
+}
 
 static int keep_hit(struct grep_run *g, const struct hits *h,
 		    const struct hit *e, const char *file, long long count)
@@ -565,7 +597,7 @@ static void merge_upto(struct grep_run *g, struct slot *sl, int upto)
 {
 	for (; sl->merged_files < upto; sl->merged_files++) {
 		merge_file(g, sl->paths[sl->merged_files], &sl->h[sl->merged_files]);
-		hits_free(&sl->h[sl->merged_files]);
+		hits_release(g, &sl->h[sl->merged_files]);
 	}
 }
 
@@ -608,6 +640,8 @@ static void *worker(void *arg)
 		sl = &g->ring[g->taken % GREP_RING];
 		sl->index = g->taken++;
 		sl->state = SLOT_RUNNING;
+		for (i = 0; i < sl->n; i++)
+			hits_take(g, &sl->h[i]);
 		pthread_mutex_unlock(&g->mu);
 		for (i = 0; i < sl->n && !g->stop; i++) {
 			if (g->o->emit) {
@@ -650,7 +684,7 @@ static void drain(struct grep_run *g, int wait)
 		if (sl->state == SLOT_DONE)
 			merge_upto(g, sl, sl->n);
 		for (i = 0; i < sl->n; i++) {
-			hits_free(&sl->h[i]);
+			hits_release(g, &sl->h[i]);
 			free(sl->paths[i]);
 			sl->paths[i] = NULL;
 		}
@@ -737,6 +771,7 @@ static int visit(void *arg, const struct walk_ent *e)
 		struct hits h;
 		struct slot one;
 		memset(&h, 0, sizeof(h));
+		hits_take(g, &h);
 		if (g->o->emit) {
 			h.flush = flush_now;
 			h.flush_arg = &one.fl[0];
@@ -746,7 +781,7 @@ static int visit(void *arg, const struct walk_ent *e)
 		}
 		grep_file(&g->cfg, g->re, e->path, &h, &g->sc);
 		merge_file(g, e->path, &h);
-		hits_free(&h);
+		hits_release(g, &h);
 		return g->stop ? WALK_STOP : WALK_CONTINUE;
 	}
 	sl = &g->ring[g->queued % GREP_RING];
@@ -899,6 +934,8 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 			      g->limit_file);
 	free(g->sc.buf);
 	re_free(g->re);
+	while (g->nspare)
+		hits_free(&g->spare[--g->nspare]);
 	pthread_mutex_destroy(&g->mu);
 	pthread_cond_destroy(&g->work);
 	pthread_cond_destroy(&g->done);
