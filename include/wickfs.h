@@ -25,7 +25,11 @@ struct wfs_ctx {
 	int too_big;                 /* (so the caller can run it elsewhere) */
 };
 
+/* WICKFS_READONLY and WICKFS_ROOT (resolved) from the environment. */
 void wfs_ctx_init(struct wfs_ctx *c, struct arena *a);
+/* The same with the root already resolved (NULL: none), as the daemon
+ * does once at its start. */
+void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root);
 /* Format into c->err; always returns -1. */
 int wfs_fail(struct wfs_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

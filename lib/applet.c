@@ -330,13 +330,19 @@ int reply_ctx_error(struct req *r)
 
 /* ---- context ---- */
 
+void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root)
+{
+	memset(c, 0, sizeof(*c));
+	c->arena = a;
+	c->readonly = getenv("WICKFS_READONLY") && !strcmp(getenv("WICKFS_READONLY"), "1");
+	c->root = root;
+}
+
 void wfs_ctx_init(struct wfs_ctx *c, struct arena *a)
 {
 	const char *root = getenv("WICKFS_ROOT");
 
-	memset(c, 0, sizeof(*c));
-	c->arena = a;
-	c->readonly = getenv("WICKFS_READONLY") && !strcmp(getenv("WICKFS_READONLY"), "1");
+	wfs_ctx_init_root(c, a, NULL);
 	if (root && *root) {
 		char *real = realpath(root, NULL);
 		c->root = real ? arena_strdup(a, real) : root;

@@ -14,7 +14,6 @@
  * keeps an agent in its workspace; it is no sandbox against a concurrent
  * local attacker (run the daemon in a container for that).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "arena.h"
+#include "fsutil.h"
 #include "wickfs.h"
 
 #define MAX_LINKS 40
@@ -195,18 +195,23 @@ int confine_check(const char *root, const char *path, char *why, size_t whylen)
 	return confine_resolve(root, path, NULL, 0, why, whylen);
 }
 
+/* "OP PATH: workspace root ROOT (WICKFS_ROOT): what err says". */
+static int fail_root(struct wfs_ctx *c, const char *op, const char *path, int err)
+{
+	char where[PATH_MAX * 2 + 64];
+
+	snprintf(where, sizeof(where), "%s: workspace root %s (WICKFS_ROOT)", path, c->root);
+	return fs_fail_errno(c, op, where, err);
+}
+
 int wfs_confine(struct wfs_ctx *c, const char *op, const char *path)
 {
 	char why[PATH_MAX * 2 + 128];
 
 	if (!c->root)
 		return 0;
-	if (c->root_errno) {
-		snprintf(why, sizeof(why), "%s", strerror(c->root_errno));
-		why[0] = (char)tolower((unsigned char)why[0]);
-		return wfs_fail(c, "%s %s: workspace root %s (WICKFS_ROOT): %s", op, path,
-				c->root, why);
-	}
+	if (c->root_errno)
+		return fail_root(c, op, path, c->root_errno);
 	if (!confine_check(c->root, *path ? path : ".", why, sizeof(why)))
 		return 0;
 	return wfs_fail(c, "%s %s: %s", op, path, why);
@@ -254,14 +259,8 @@ int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 	flags |= O_CLOEXEC | ((flags & O_PATH) ? 0 : O_NOCTTY | O_LARGEFILE);
 	how.flags = (unsigned long long)(unsigned)flags;
 	rootfd = open(c->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0) {
-		e = errno;
-		snprintf(why, sizeof(why), "%s", strerror(e));
-		why[0] = (char)tolower((unsigned char)why[0]);
-		wfs_fail(c, "%s %s: workspace root %s: %s", op, path, c->root, why);
-		errno = e;
-		return -1;
-	}
+	if (rootfd < 0)
+		return fail_root(c, op, path, errno);
 	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
 	e = errno;
 	close(rootfd);
@@ -273,14 +272,10 @@ int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 	}
 	if (fd >= 0)
 		return fd;
-	if (e == EXDEV)
-		wfs_fail(c, "%s %s: a symlink leads outside the workspace root %s (it changed while being opened)",
-			 op, path, c->root);
-	else {
-		snprintf(why, sizeof(why), "%s", strerror(e));
-		why[0] = (char)tolower((unsigned char)why[0]);
-		wfs_fail(c, "%s %s: %s", op, path, why);
-	}
+	if (e != EXDEV)
+		return fs_fail_errno(c, op, path, e);
+	wfs_fail(c, "%s %s: a symlink leads outside the workspace root %s (it changed while being opened)",
+		 op, path, c->root);
 	errno = e;
 	return -1;
 }

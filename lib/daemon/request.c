@@ -468,7 +468,7 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	}
 	buf_init(&out);
 	buf_init(&err);
-	wfs_ctx_init(&ctx, &j->arena);
+	wfs_ctx_init_root(&ctx, &j->arena, j->d->root);
 	ctx.deadline_ms = j->deadline_ms;
 	ctx.cancel = &j->d->stopping;
 	if (j->probe)
