@@ -10,6 +10,23 @@ cd "$(dirname "$0")/.." || exit 0
 O=$BENCH_OUT
 [ -s "$O/cells.txt" ] || { say "report: no results in $O"; exit 0; }
 
+
+# awk shared by the two tables: keep() stores one cell record; cell, cellesc
+# and r format a mean ± sd, escape a pipe, give a ratio.
+AWK_LIB='
+	function keep() {
+		if (!seen[$1]++) ids[++n] = $1
+		if (!tseen[$2]++) tools[++nt] = $2
+		count[$1, $2] = $3; mean[$1, $2] = $4; sd[$1, $2] = $5; min[$1, $2] = $7
+	}
+	function cell(m, s) {
+		if (m == "") return "-"
+		return m < 1 ? sprintf("%.1f ± %.1f ms", m * 1000, s * 1000) : sprintf("%.2f ± %.2f s", m, s)
+	}
+	function cellesc(s) { gsub(/\|/, "\\|", s); return s }
+	function r(a, b) { return (a == "" || b == "" || b == 0) ? "-" : sprintf("%.2f", a / b) }
+'
+
 md=$O/search.md
 {
 	echo "### Search: wickfs grep and glob against rg, GNU grep, fd, find"
@@ -22,22 +39,14 @@ md=$O/search.md
 		"$( (fdfind --version || fd --version) 2>/dev/null | head -n 1)," \
 		"$(find --version | head -n 1), $(hyperfine --version)."
 	echo
-	awk -F'\t' -v ratio_base=rg -v kind=grep '
+	awk -F'\t' -v ratio_base=rg -v kind=grep "$AWK_LIB"'
 	FILENAME ~ /labels/ { label[$1] = $2; next }
 	FILENAME ~ /checks/ { sym[$1] = $2; ext[$1] = $3; exp_[$1] = $4; verdict[$1] = $5; next }
 	FILENAME ~ /rss/ { rssw[$1] = $2; rssr[$1] = $3; next }
 	{
 		if (!($1 in verdict)) next
-		if (!seen[$1]++) ids[++n] = $1
-		if (!tseen[$2]++) tools[++nt] = $2
-		count[$1, $2] = $3; mean[$1, $2] = $4; sd[$1, $2] = $5; min[$1, $2] = $7
+		keep()
 	}
-	function cell(m, s) {
-		if (m == "") return "-"
-		return m < 1 ? sprintf("%.1f ± %.1f ms", m * 1000, s * 1000) : sprintf("%.2f ± %.2f s", m, s)
-	}
-	function cellesc(s) { gsub(/\|/, "\\|", s); return s }
-	function r(a, b) { return (a == "" || b == "" || b == 0) ? "-" : sprintf("%.2f", a / b) }
 	END {
 		if (n == 0) exit
 		hdr = "| pattern |"; sep = "|---|"
@@ -75,21 +84,13 @@ md=$O/search.md
 		}
 	}' "$O/labels.txt" "$O/checks.txt" "$O/rss.txt" "$O/cells.txt"
 	echo
-	awk -F'\t' '
+	awk -F'\t' "$AWK_LIB"'
 	FILENAME ~ /labels/ { label[$1] = $2; next }
 	FILENAME ~ /checks/ { isgrep[$1] = 1; next }
 	{
 		if (!($1 in label) || ($1 in isgrep)) next
-		if (!seen[$1]++) ids[++n] = $1
-		if (!tseen[$2]++) tools[++nt] = $2
-		count[$1, $2] = $3; mean[$1, $2] = $4; sd[$1, $2] = $5; min[$1, $2] = $7
+		keep()
 	}
-	function cell(m, s) {
-		if (m == "") return "-"
-		return m < 1 ? sprintf("%.1f ± %.1f ms", m * 1000, s * 1000) : sprintf("%.2f ± %.2f s", m, s)
-	}
-	function cellesc(s) { gsub(/\|/, "\\|", s); return s }
-	function r(a, b) { return (a == "" || b == "" || b == 0) ? "-" : sprintf("%.2f", a / b) }
 	END {
 		if (n == 0) exit
 		hdr = "| glob |"; sep = "|---|"
