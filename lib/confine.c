@@ -7,7 +7,9 @@
  * in, but once inside it may not leave, neither by ".." at the root nor
  * by a symlink, and it must end inside. Below a component that does not
  * exist (a file or directories about to be written) the rest is walked
- * by name: nothing there can be a symlink yet.
+ * by name: nothing there can be a symlink yet. A ".." that climbs back
+ * above that component returns to real directories, whose components are
+ * checked again (else "nope/../link" would pass a link unchecked).
  *
  * This is a check before the operation, not a handle the operation then
  * uses: a path swapped for a symlink between the two is not caught. It
@@ -95,6 +97,7 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 	char cur[PATH_MAX + 1], comp[NAME_MAX + 2], target[PATH_MAX + 1];
 	char last_link[PATH_MAX + 1] = "", last_target[PATH_MAX + 1] = "";
 	size_t rl = strlen(root), cl;
+	size_t real_len = 0; /* with missing: cur[0..real_len) exists */
 	int links = 0, missing = 0, r;
 
 	t.len = 0;
@@ -125,12 +128,16 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 			if (cl > 1)
 				cl--;
 			cur[cl] = 0;
+			if (missing && cl <= real_len)
+				missing = 0; /* back in what exists: check again */
 			continue;
 		}
 		if (cl + 1 + strlen(comp) >= sizeof(cur)) {
 			snprintf(why, whylen, "path too long");
 			return -1;
 		}
+		if (!missing)
+			real_len = cl;
 		if (cl > 1)
 			cur[cl++] = '/';
 		strcpy(cur + cl, comp);
@@ -151,8 +158,10 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 		}
 		n = readlink(cur, target, sizeof(target) - 1);
 		if (n <= 0) {
-			missing = 1;
-			continue;
+			/* a link that cannot be read cannot be walked by name */
+			snprintf(why, whylen, "cannot read the symlink %s: %s", cur,
+				 n ? strerror(errno) : "it is empty");
+			return -1;
 		}
 		target[n] = 0;
 		snprintf(last_link, sizeof(last_link), "%s", cur);
