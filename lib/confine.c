@@ -236,13 +236,144 @@ struct open_how_ {
 	unsigned long long flags, mode, resolve;
 };
 
+/* Set once openat2 answered ENOSYS or EPERM: the walk is used from then. */
+static volatile int no_openat2;
+
+/* Without openat2: rel one component at a time from dirfd, none of them
+ * followed. rel is a resolved path (no "..", no links), so a symlink met
+ * here was swapped in since the check: refused (EXDEV), never followed. */
+static int walk_beneath(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	char comp[NAME_MAX + 1];
+	const char *p = rel, *e;
+	int fd = dirfd, nfd, err;
+	struct stat st;
+
+	for (;;) {
+		while (*p == '/')
+			p++;
+		for (e = p; *e && *e != '/'; e++)
+			;
+		if ((size_t)(e - p) > NAME_MAX) {
+			err = ENAMETOOLONG;
+			goto fail;
+		}
+		memcpy(comp, p, (size_t)(e - p));
+		comp[e - p] = 0;
+		while (*e == '/')
+			e++;
+		if (!strcmp(comp, "..")) {
+			err = EXDEV;
+			goto fail;
+		}
+		if (!*e)
+			break;
+		if (!strcmp(comp, ".") || !*comp) {
+			p = e;
+			continue;
+		}
+		nfd = (int)syscall(SYS_openat, fd, comp,
+				   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (nfd < 0) {
+			err = errno;
+			if (err == ENOTDIR && !fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) &&
+			    S_ISLNK(st.st_mode))
+				err = EXDEV;
+			goto fail;
+		}
+		if (fd != dirfd)
+			close(fd);
+		fd = nfd;
+		p = e;
+	}
+	nfd = (int)syscall(SYS_openat, fd, *comp ? comp : ".", flags | O_NOFOLLOW, mode);
+	err = errno;
+	if (nfd < 0 && (err == ELOOP || err == ENOTDIR) &&
+	    !fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+		err = EXDEV;
+	/* O_PATH | O_NOFOLLOW opens a link itself: not what was checked */
+	if (nfd >= 0 && (flags & O_PATH) && !fstat(nfd, &st) && S_ISLNK(st.st_mode)) {
+		close(nfd);
+		nfd = -1;
+		err = EXDEV;
+	}
+	if (fd != dirfd)
+		close(fd);
+	errno = err;
+	return nfd;
+fail:
+	if (fd != dirfd)
+		close(fd);
+	errno = err;
+	return -1;
+}
+
+int confine_openat(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	struct open_how_ how = {0, mode, RESOLVE_BENEATH_ | RESOLVE_NO_MAGICLINKS_};
+	int fd;
+
+	/* openat2 refuses flags O_PATH ignores */
+	flags |= O_CLOEXEC | ((flags & O_PATH) ? 0 : O_NOCTTY | O_LARGEFILE);
+	if (!*rel)
+		rel = ".";
+	if (!no_openat2) {
+		how.flags = (unsigned long long)(unsigned)flags;
+		fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+			return fd;
+		/* EPERM is also what a file's own permissions can say;
+		 * only a refusal of "." (always allowed) means openat2. */
+		if (errno == EPERM) {
+			struct open_how_ probe = {O_PATH | O_CLOEXEC, 0, RESOLVE_BENEATH_};
+			fd = (int)syscall(SYS_openat2, dirfd, ".", &probe, sizeof(probe));
+			if (fd >= 0) {
+				close(fd);
+				errno = EPERM;
+				return -1;
+			}
+		}
+		no_openat2 = 1;
+	}
+	return walk_beneath(dirfd, rel, flags, mode);
+}
+
+/* Resolve path and open it beneath the root (rootfd, or the root opened
+ * here when rootfd < 0): fd, or -1 with errno (EXDEV: refused, the
+ * reason in why; else the open's own cause, why empty). */
+int confine_open(const char *root, int rootfd, const char *path, int flags,
+		 char *why, size_t whylen)
+{
+	char canon[PATH_MAX + 1];
+	const char *rel;
+	int fd, e, own = rootfd < 0;
+
+	why[0] = 0;
+	if (confine_resolve(root, *path ? path : ".", canon, sizeof(canon), why, whylen)) {
+		errno = EXDEV;
+		return -1;
+	}
+	rel = canon + strlen(root);
+	while (*rel == '/')
+		rel++;
+	if (own && (rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	fd = confine_openat(rootfd, rel, flags, 0);
+	e = errno;
+	if (own)
+		close(rootfd);
+	if (fd < 0 && e == EXDEV)
+		snprintf(why, whylen, "a symlink leads outside the workspace root %s (it changed while being opened)",
+			 root);
+	errno = e;
+	return fd;
+}
+
 int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 		      int flags)
 {
-	char canon[PATH_MAX + 1], why[PATH_MAX * 2 + 128];
-	struct open_how_ how = {0, 0, RESOLVE_BENEATH_ | RESOLVE_NO_MAGICLINKS_};
-	const char *rel;
-	int rootfd, fd, e;
+	char why[PATH_MAX * 2 + 128];
+	int fd, e;
 
 	/* A refusal leaves errno EXDEV, which no caller takes for "there is
 	 * no such file" (write would then create one). */
@@ -251,40 +382,103 @@ int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 		errno = EXDEV;
 		return -1;
 	}
-	if (confine_resolve(c->root, *path ? path : ".", canon, sizeof(canon), why,
-			    sizeof(why))) {
+	fd = confine_open(c->root, -1, path, flags, why, sizeof(why));
+	if (fd >= 0)
+		return fd;
+	e = errno;
+	if (why[0])
 		wfs_fail(c, "%s %s: %s", op, path, why);
+	else
+		fs_fail_errno(c, op, path, e);
+	errno = e;
+	return -1;
+}
+
+int confine_dirat(int dirfd, const char *rel, int create)
+{
+	char buf[PATH_MAX + 1];
+	char *p = buf, *e;
+	int fd = dirfd, nfd, err;
+	struct stat st;
+
+	if (strlen(rel) >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(buf, rel);
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		for (e = p; *e && *e != '/'; e++)
+			;
+		if (*e)
+			*e++ = 0;
+		if (!strcmp(p, "..")) {
+			err = EXDEV;
+			goto fail;
+		}
+		nfd = (int)syscall(SYS_openat, fd, p,
+				   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (nfd < 0 && errno == ENOENT && create) {
+			/* EEXIST: made meanwhile (by a link too: the open says) */
+			if (mkdirat(fd, p, 0755) && errno != EEXIST) {
+				err = errno;
+				goto fail;
+			}
+			nfd = (int)syscall(SYS_openat, fd, p,
+					   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		}
+		if (nfd < 0) {
+			err = errno;
+			if (err == ENOTDIR && !fstatat(fd, p, &st, AT_SYMLINK_NOFOLLOW) &&
+			    S_ISLNK(st.st_mode))
+				err = EXDEV;
+			goto fail;
+		}
+		if (fd != dirfd)
+			close(fd);
+		fd = nfd;
+		p = e;
+	}
+	if (fd == dirfd)
+		fd = (int)syscall(SYS_openat, dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	return fd;
+fail:
+	if (fd != dirfd)
+		close(fd);
+	errno = err;
+	return -1;
+}
+
+int wfs_confined_dir(struct wfs_ctx *c, const char *op, const char *dir, int create)
+{
+	const char *rel;
+	int rootfd, fd, e;
+
+	if (c->root_errno) {
+		wfs_confine(c, op, dir);
 		errno = EXDEV;
 		return -1;
 	}
-	/* The open itself is held beneath the root too (openat2), so a
-	 * component swapped for a symlink since the walk cannot lead out. */
-	rel = canon + strlen(c->root);
+	rel = dir + strlen(c->root);
+	if (strncmp(dir, c->root, strlen(c->root)) || (*rel && *rel != '/' && strcmp(c->root, "/")))
+		return wfs_fail(c, "%s %s: outside the workspace root %s", op, dir, c->root);
 	while (*rel == '/')
 		rel++;
-	if (!*rel)
-		rel = ".";
-	/* openat2 refuses flags O_PATH ignores */
-	flags |= O_CLOEXEC | ((flags & O_PATH) ? 0 : O_NOCTTY | O_LARGEFILE);
-	how.flags = (unsigned long long)(unsigned)flags;
 	rootfd = open(c->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
-		return fail_root(c, op, path, errno);
-	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+		return fail_root(c, op, dir, errno);
+	fd = confine_dirat(rootfd, rel, create);
 	e = errno;
 	close(rootfd);
-	if (fd < 0 && (e == ENOSYS || e == EPERM)) {
-		/* No openat2 (before Linux 5.6, or a seccomp profile that
-		 * predates it): the resolved path, as checked. */
-		fd = (int)syscall(SYS_openat, AT_FDCWD, canon, flags, 0);
-		e = errno;
-	}
 	if (fd >= 0)
 		return fd;
 	if (e != EXDEV)
-		return fs_fail_errno(c, op, path, e);
-	wfs_fail(c, "%s %s: a symlink leads outside the workspace root %s (it changed while being opened)",
-		 op, path, c->root);
+		return fs_fail_errno(c, op, dir, e);
+	wfs_fail(c, "%s %s: a symlink leads outside the workspace root %s (it changed while being created)",
+		 op, dir, c->root);
 	errno = e;
 	return -1;
 }

@@ -42,12 +42,17 @@ const char *fs_type_name(mode_t m)
 	return "special file";
 }
 
-int fs_open_raw(const char *path, int flags)
+int fs_openat_raw(int dirfd, const char *name, int flags)
 {
-	long fd = syscall(SYS_openat, AT_FDCWD, path,
+	long fd = syscall(SYS_openat, dirfd, name,
 			  flags | O_CLOEXEC | O_LARGEFILE | O_NOCTTY, 0);
 
 	return (int)fd;
+}
+
+int fs_open_raw(const char *path, int flags)
+{
+	return fs_openat_raw(AT_FDCWD, path, flags);
 }
 
 size_t fs_max_file(void)
@@ -80,6 +85,12 @@ int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
 		if (fd < 0)
 			return fs_fail_errno(c, op, path, errno);
 	}
+	return fs_regular_fd(c, op, path, fd, st);
+}
+
+int fs_regular_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
+		  struct stat *st)
+{
 	if (fstat(fd, st)) {
 		int e = errno;
 		close(fd);
