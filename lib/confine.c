@@ -11,11 +11,15 @@
  * above that component returns to real directories, whose components are
  * checked again (else "nope/../link" would pass a link unchecked).
  *
- * This is a check before the operation, not a handle the operation then
- * uses: a path swapped for a symlink between the two is not caught. It
- * keeps an agent in its workspace; it is no sandbox against a concurrent
- * local attacker (run the daemon in a container for that).
+ * The check names the link that leads out; it does not hold by itself,
+ * since a component can be swapped for a symlink right after it. So the
+ * operations then open the resolved path beneath the root's descriptor:
+ * openat2 RESOLVE_BENEATH, or where that is missing (before Linux 5.6, or
+ * refused by seccomp) a walk of O_NOFOLLOW opens that refuses any symlink
+ * it meets (the resolved path had none). Directories to create are made
+ * the same way, by mkdirat through descriptors from the root.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -202,6 +206,19 @@ outside:
 int confine_check(const char *root, const char *path, char *why, size_t whylen)
 {
 	return confine_resolve(root, path, NULL, 0, why, whylen);
+}
+
+/* Go-style error text (fsutil.h). Here, in the lower layer, so that
+ * confine.c needs nothing from fs.c, which builds on it. */
+int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "%s", strerror(err));
+	msg[0] = (char)tolower((unsigned char)msg[0]);
+	wfs_fail(c, "%s %s: %s", op, path, msg);
+	errno = err; /* callers may still look at the cause */
+	return -1;
 }
 
 /* "OP PATH: workspace root ROOT (WICKFS_ROOT): what err says". */
