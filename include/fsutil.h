@@ -24,6 +24,26 @@ char *fs_resolve_links(struct wfs_ctx *c, const char *path);
 /* open(2) with O_CLOEXEC straight to the kernel: musl's open() adds an
  * fcntl for old kernels, one syscall per file in the search loop. */
 int fs_open_raw(const char *path, int flags);
+/* openat(2) straight to the kernel, O_CLOEXEC added. */
+int fs_openat_raw(int dirfd, const char *name, int flags);
+/* fstat fd and refuse (closing it) anything but a regular file, as
+ * fs_open_regular does. */
+int fs_regular_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
+		  struct stat *st);
+
+/* Beneath a directory (confine.c). rel must be resolved: no "..", no
+ * symlinks; a symlink met on the way was swapped in since, and fails with
+ * EXDEV. openat2 RESOLVE_BENEATH, or without it (ENOSYS, or EPERM from a
+ * seccomp profile) a walk of O_NOFOLLOW opens from dirfd. -1 with errno. */
+int confine_openat(int dirfd, const char *rel, int flags, mode_t mode);
+/* The directory rel beneath dirfd, opened O_PATH component by component
+ * without following links; missing ones are made (0755) when create. */
+int confine_dirat(int dirfd, const char *rel, int create);
+/* Resolve path (as confine_check) and open the result beneath root
+ * (through rootfd when >= 0): fd, or -1 with errno; EXDEV with the reason
+ * in why for a refusal. Quiet, for any thread. */
+int confine_open(const char *root, int rootfd, const char *path, int flags,
+		 char *why, size_t whylen);
 /* Maximum size read/edit will load (WICKFS_MAX_FILE, default 1 GiB). */
 size_t fs_max_file(void);
 

@@ -42,6 +42,11 @@ int wfs_confine(struct wfs_ctx *c, const char *op, const char *path);
  * (and errno the cause). */
 int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 		      int flags);
+/* With a root: the directory dir (a resolved path beneath the root, as
+ * wfs_confine_canon gives) opened O_PATH by a walk from the root that
+ * follows no symlink, its missing components made when create is set. */
+int wfs_confined_dir(struct wfs_ctx *c, const char *op, const char *dir,
+		     int create);
 /* With a root: path with every symlink resolved, checked beneath it (in
  * c's arena), or NULL with c->err set. */
 char *wfs_confine_canon(struct wfs_ctx *c, const char *op, const char *path);

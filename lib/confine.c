@@ -7,13 +7,19 @@
  * in, but once inside it may not leave, neither by ".." at the root nor
  * by a symlink, and it must end inside. Below a component that does not
  * exist (a file or directories about to be written) the rest is walked
- * by name: nothing there can be a symlink yet.
+ * by name: nothing there can be a symlink yet. A ".." that climbs back
+ * above that component returns to real directories, whose components are
+ * checked again (else "nope/../link" would pass a link unchecked).
  *
- * This is a check before the operation, not a handle the operation then
- * uses: a path swapped for a symlink between the two is not caught. It
- * keeps an agent in its workspace; it is no sandbox against a concurrent
- * local attacker (run the daemon in a container for that).
+ * The check names the link that leads out; it does not hold by itself,
+ * since a component can be swapped for a symlink right after it. So the
+ * operations then open the resolved path beneath the root's descriptor:
+ * openat2 RESOLVE_BENEATH, or where that is missing (before Linux 5.6, or
+ * refused by seccomp) a walk of O_NOFOLLOW opens that refuses any symlink
+ * it meets (the resolved path had none). Directories to create are made
+ * the same way, by mkdirat through descriptors from the root.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -95,6 +101,7 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 	char cur[PATH_MAX + 1], comp[NAME_MAX + 2], target[PATH_MAX + 1];
 	char last_link[PATH_MAX + 1] = "", last_target[PATH_MAX + 1] = "";
 	size_t rl = strlen(root), cl;
+	size_t real_len = 0; /* with missing: cur[0..real_len) exists */
 	int links = 0, missing = 0, r;
 
 	t.len = 0;
@@ -125,12 +132,16 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 			if (cl > 1)
 				cl--;
 			cur[cl] = 0;
+			if (missing && cl <= real_len)
+				missing = 0; /* back in what exists: check again */
 			continue;
 		}
 		if (cl + 1 + strlen(comp) >= sizeof(cur)) {
 			snprintf(why, whylen, "path too long");
 			return -1;
 		}
+		if (!missing)
+			real_len = cl;
 		if (cl > 1)
 			cur[cl++] = '/';
 		strcpy(cur + cl, comp);
@@ -151,8 +162,10 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 		}
 		n = readlink(cur, target, sizeof(target) - 1);
 		if (n <= 0) {
-			missing = 1;
-			continue;
+			/* a link that cannot be read cannot be walked by name */
+			snprintf(why, whylen, "cannot read the symlink %s: %s", cur,
+				 n ? strerror(errno) : "it is empty");
+			return -1;
 		}
 		target[n] = 0;
 		snprintf(last_link, sizeof(last_link), "%s", cur);
@@ -195,6 +208,19 @@ int confine_check(const char *root, const char *path, char *why, size_t whylen)
 	return confine_resolve(root, path, NULL, 0, why, whylen);
 }
 
+/* Go-style error text (fsutil.h). Here, in the lower layer, so that
+ * confine.c needs nothing from fs.c, which builds on it. */
+int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "%s", strerror(err));
+	msg[0] = (char)tolower((unsigned char)msg[0]);
+	wfs_fail(c, "%s %s: %s", op, path, msg);
+	errno = err; /* callers may still look at the cause */
+	return -1;
+}
+
 /* "OP PATH: workspace root ROOT (WICKFS_ROOT): what err says". */
 static int fail_root(struct wfs_ctx *c, const char *op, const char *path, int err)
 {
@@ -227,13 +253,144 @@ struct open_how_ {
 	unsigned long long flags, mode, resolve;
 };
 
+/* Set once openat2 answered ENOSYS or EPERM: the walk is used from then. */
+static volatile int no_openat2;
+
+/* Without openat2: rel one component at a time from dirfd, none of them
+ * followed. rel is a resolved path (no "..", no links), so a symlink met
+ * here was swapped in since the check: refused (EXDEV), never followed. */
+static int walk_beneath(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	char comp[NAME_MAX + 1];
+	const char *p = rel, *e;
+	int fd = dirfd, nfd, err;
+	struct stat st;
+
+	for (;;) {
+		while (*p == '/')
+			p++;
+		for (e = p; *e && *e != '/'; e++)
+			;
+		if ((size_t)(e - p) > NAME_MAX) {
+			err = ENAMETOOLONG;
+			goto fail;
+		}
+		memcpy(comp, p, (size_t)(e - p));
+		comp[e - p] = 0;
+		while (*e == '/')
+			e++;
+		if (!strcmp(comp, "..")) {
+			err = EXDEV;
+			goto fail;
+		}
+		if (!*e)
+			break;
+		if (!strcmp(comp, ".") || !*comp) {
+			p = e;
+			continue;
+		}
+		nfd = (int)syscall(SYS_openat, fd, comp,
+				   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (nfd < 0) {
+			err = errno;
+			if (err == ENOTDIR && !fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) &&
+			    S_ISLNK(st.st_mode))
+				err = EXDEV;
+			goto fail;
+		}
+		if (fd != dirfd)
+			close(fd);
+		fd = nfd;
+		p = e;
+	}
+	nfd = (int)syscall(SYS_openat, fd, *comp ? comp : ".", flags | O_NOFOLLOW, mode);
+	err = errno;
+	if (nfd < 0 && (err == ELOOP || err == ENOTDIR) &&
+	    !fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+		err = EXDEV;
+	/* O_PATH | O_NOFOLLOW opens a link itself: not what was checked */
+	if (nfd >= 0 && (flags & O_PATH) && !fstat(nfd, &st) && S_ISLNK(st.st_mode)) {
+		close(nfd);
+		nfd = -1;
+		err = EXDEV;
+	}
+	if (fd != dirfd)
+		close(fd);
+	errno = err;
+	return nfd;
+fail:
+	if (fd != dirfd)
+		close(fd);
+	errno = err;
+	return -1;
+}
+
+int confine_openat(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	struct open_how_ how = {0, mode, RESOLVE_BENEATH_ | RESOLVE_NO_MAGICLINKS_};
+	int fd;
+
+	/* openat2 refuses flags O_PATH ignores */
+	flags |= O_CLOEXEC | ((flags & O_PATH) ? 0 : O_NOCTTY | O_LARGEFILE);
+	if (!*rel)
+		rel = ".";
+	if (!no_openat2) {
+		how.flags = (unsigned long long)(unsigned)flags;
+		fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+			return fd;
+		/* EPERM is also what a file's own permissions can say;
+		 * only a refusal of "." (always allowed) means openat2. */
+		if (errno == EPERM) {
+			struct open_how_ probe = {O_PATH | O_CLOEXEC, 0, RESOLVE_BENEATH_};
+			fd = (int)syscall(SYS_openat2, dirfd, ".", &probe, sizeof(probe));
+			if (fd >= 0) {
+				close(fd);
+				errno = EPERM;
+				return -1;
+			}
+		}
+		no_openat2 = 1;
+	}
+	return walk_beneath(dirfd, rel, flags, mode);
+}
+
+/* Resolve path and open it beneath the root (rootfd, or the root opened
+ * here when rootfd < 0): fd, or -1 with errno (EXDEV: refused, the
+ * reason in why; else the open's own cause, why empty). */
+int confine_open(const char *root, int rootfd, const char *path, int flags,
+		 char *why, size_t whylen)
+{
+	char canon[PATH_MAX + 1];
+	const char *rel;
+	int fd, e, own = rootfd < 0;
+
+	why[0] = 0;
+	if (confine_resolve(root, *path ? path : ".", canon, sizeof(canon), why, whylen)) {
+		errno = EXDEV;
+		return -1;
+	}
+	rel = canon + strlen(root);
+	while (*rel == '/')
+		rel++;
+	if (own && (rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	fd = confine_openat(rootfd, rel, flags, 0);
+	e = errno;
+	if (own)
+		close(rootfd);
+	if (fd < 0 && e == EXDEV)
+		snprintf(why, whylen, "a symlink leads outside the workspace root %s (it changed while being opened)",
+			 root);
+	errno = e;
+	return fd;
+}
+
 int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 		      int flags)
 {
-	char canon[PATH_MAX + 1], why[PATH_MAX * 2 + 128];
-	struct open_how_ how = {0, 0, RESOLVE_BENEATH_ | RESOLVE_NO_MAGICLINKS_};
-	const char *rel;
-	int rootfd, fd, e;
+	char why[PATH_MAX * 2 + 128];
+	int fd, e;
 
 	/* A refusal leaves errno EXDEV, which no caller takes for "there is
 	 * no such file" (write would then create one). */
@@ -242,40 +399,103 @@ int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 		errno = EXDEV;
 		return -1;
 	}
-	if (confine_resolve(c->root, *path ? path : ".", canon, sizeof(canon), why,
-			    sizeof(why))) {
+	fd = confine_open(c->root, -1, path, flags, why, sizeof(why));
+	if (fd >= 0)
+		return fd;
+	e = errno;
+	if (why[0])
 		wfs_fail(c, "%s %s: %s", op, path, why);
+	else
+		fs_fail_errno(c, op, path, e);
+	errno = e;
+	return -1;
+}
+
+int confine_dirat(int dirfd, const char *rel, int create)
+{
+	char buf[PATH_MAX + 1];
+	char *p = buf, *e;
+	int fd = dirfd, nfd, err;
+	struct stat st;
+
+	if (strlen(rel) >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(buf, rel);
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		for (e = p; *e && *e != '/'; e++)
+			;
+		if (*e)
+			*e++ = 0;
+		if (!strcmp(p, "..")) {
+			err = EXDEV;
+			goto fail;
+		}
+		nfd = (int)syscall(SYS_openat, fd, p,
+				   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (nfd < 0 && errno == ENOENT && create) {
+			/* EEXIST: made meanwhile (by a link too: the open says) */
+			if (mkdirat(fd, p, 0755) && errno != EEXIST) {
+				err = errno;
+				goto fail;
+			}
+			nfd = (int)syscall(SYS_openat, fd, p,
+					   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		}
+		if (nfd < 0) {
+			err = errno;
+			if (err == ENOTDIR && !fstatat(fd, p, &st, AT_SYMLINK_NOFOLLOW) &&
+			    S_ISLNK(st.st_mode))
+				err = EXDEV;
+			goto fail;
+		}
+		if (fd != dirfd)
+			close(fd);
+		fd = nfd;
+		p = e;
+	}
+	if (fd == dirfd)
+		fd = (int)syscall(SYS_openat, dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	return fd;
+fail:
+	if (fd != dirfd)
+		close(fd);
+	errno = err;
+	return -1;
+}
+
+int wfs_confined_dir(struct wfs_ctx *c, const char *op, const char *dir, int create)
+{
+	const char *rel;
+	int rootfd, fd, e;
+
+	if (c->root_errno) {
+		wfs_confine(c, op, dir);
 		errno = EXDEV;
 		return -1;
 	}
-	/* The open itself is held beneath the root too (openat2), so a
-	 * component swapped for a symlink since the walk cannot lead out. */
-	rel = canon + strlen(c->root);
+	rel = dir + strlen(c->root);
+	if (strncmp(dir, c->root, strlen(c->root)) || (*rel && *rel != '/' && strcmp(c->root, "/")))
+		return wfs_fail(c, "%s %s: outside the workspace root %s", op, dir, c->root);
 	while (*rel == '/')
 		rel++;
-	if (!*rel)
-		rel = ".";
-	/* openat2 refuses flags O_PATH ignores */
-	flags |= O_CLOEXEC | ((flags & O_PATH) ? 0 : O_NOCTTY | O_LARGEFILE);
-	how.flags = (unsigned long long)(unsigned)flags;
 	rootfd = open(c->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
-		return fail_root(c, op, path, errno);
-	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+		return fail_root(c, op, dir, errno);
+	fd = confine_dirat(rootfd, rel, create);
 	e = errno;
 	close(rootfd);
-	if (fd < 0 && (e == ENOSYS || e == EPERM)) {
-		/* No openat2 (before Linux 5.6, or a seccomp profile that
-		 * predates it): the resolved path, as checked. */
-		fd = (int)syscall(SYS_openat, AT_FDCWD, canon, flags, 0);
-		e = errno;
-	}
 	if (fd >= 0)
 		return fd;
 	if (e != EXDEV)
-		return fs_fail_errno(c, op, path, e);
-	wfs_fail(c, "%s %s: a symlink leads outside the workspace root %s (it changed while being opened)",
-		 op, path, c->root);
+		return fs_fail_errno(c, op, dir, e);
+	wfs_fail(c, "%s %s: a symlink leads outside the workspace root %s (it changed while being created)",
+		 op, dir, c->root);
 	errno = e;
 	return -1;
 }

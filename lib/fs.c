@@ -1,5 +1,7 @@
-/* fs.c - ls and read, and the file helpers the other operations share */
-#include <ctype.h>
+/* fs.c - ls and read, and the file helpers the other operations share
+ *
+ * It builds on confine.c (the lower layer: the workspace root, and the
+ * errno texts both use); confine.c calls nothing here. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,17 +13,6 @@
 #include <unistd.h>
 #include "fsutil.h"
 #include "util.h"
-
-int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err)
-{
-	char msg[256];
-
-	snprintf(msg, sizeof(msg), "%s", strerror(err));
-	msg[0] = (char)tolower((unsigned char)msg[0]);
-	wfs_fail(c, "%s %s: %s", op, path, msg);
-	errno = err; /* callers may still look at the cause */
-	return -1;
-}
 
 const char *fs_type_name(mode_t m)
 {
@@ -42,12 +33,17 @@ const char *fs_type_name(mode_t m)
 	return "special file";
 }
 
-int fs_open_raw(const char *path, int flags)
+int fs_openat_raw(int dirfd, const char *name, int flags)
 {
-	long fd = syscall(SYS_openat, AT_FDCWD, path,
+	long fd = syscall(SYS_openat, dirfd, name,
 			  flags | O_CLOEXEC | O_LARGEFILE | O_NOCTTY, 0);
 
 	return (int)fd;
+}
+
+int fs_open_raw(const char *path, int flags)
+{
+	return fs_openat_raw(AT_FDCWD, path, flags);
 }
 
 size_t fs_max_file(void)
@@ -80,6 +76,12 @@ int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
 		if (fd < 0)
 			return fs_fail_errno(c, op, path, errno);
 	}
+	return fs_regular_fd(c, op, path, fd, st);
+}
+
+int fs_regular_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
+		  struct stat *st)
+{
 	if (fstat(fd, st)) {
 		int e = errno;
 		close(fd);

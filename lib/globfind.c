@@ -1,7 +1,10 @@
 /* globfind.c - wfs_glob: the walk plus pattern matching */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include "glob.h"
 #include "util.h"
 #include "walk.h"
@@ -11,6 +14,7 @@ struct glob_state {
 	const struct wfs_glob_opts *o;
 	int collect_all;
 	const char **files;
+	struct timespec *mtime; /* with sort_mtime: each file's, from the walk */
 	size_t n, cap;
 	int truncated, oom;
 };
@@ -45,7 +49,27 @@ static int glob_visit(void *arg, const struct walk_ent *e)
 		if (g->n)
 			memcpy(nf, g->files, g->n * sizeof(*nf));
 		g->files = nf;
+		if (g->o->sort_mtime) {
+			struct timespec *nm = arena_alloc(g->c->arena, nc * sizeof(*nm));
+			if (!nm) {
+				g->oom = 1;
+				return WALK_STOP;
+			}
+			if (g->n)
+				memcpy(nm, g->mtime, g->n * sizeof(*nm));
+			g->mtime = nm;
+		}
 		g->cap = nc;
+	}
+	if (g->o->sort_mtime) {
+		/* by the walk's descriptor, not the path: nothing is looked
+		 * up outside the tree the walk holds */
+		struct stat st;
+		g->mtime[g->n].tv_sec = 0;
+		g->mtime[g->n].tv_nsec = 0;
+		if (!fstatat(e->dirfd, e->at, &st,
+			     AT_SYMLINK_NOFOLLOW | (*e->at ? 0 : AT_EMPTY_PATH)))
+			g->mtime[g->n] = st.st_mtim;
 	}
 	g->files[g->n] = arena_strdup(g->c->arena, e->path);
 	if (!g->files[g->n]) {
@@ -87,31 +111,32 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	struct walk_opts wo = {o->hidden, o->no_skip, o->gitignore};
 	struct glob_state g = {0};
 	size_t i;
+	int fd, rc;
 
-	if (wfs_confine(c, "glob", o->path))
-		return -1;
 	g.c = c;
 	g.o = o;
 	if (glob_match_path(o->pattern, "") < 0)
 		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [ or {, or a trailing \\",
 				o->pattern);
 	g.collect_all = o->sort_mtime || o->sort_name;
-	if (walk(c, o->path, &wo, glob_visit, &g))
+	if (walk_open_root(c, "glob", o->path, O_PATH, &fd))
 		return -1;
+	if (fd >= 0) {
+		rc = walk(c, o->path, fd, &wo, glob_visit, &g);
+		close(fd);
+		if (rc)
+			return -1;
+	}
 	if (g.oom)
 		return wfs_fail(c, "glob %s: out of memory", o->path);
 	if (o->sort_mtime && g.n) {
 		struct mtime_ent *m = arena_alloc(c->arena, g.n * sizeof(*m));
-		struct stat st;
 		if (!m)
 			return wfs_fail(c, "glob %s: out of memory", o->path);
 		for (i = 0; i < g.n; i++) {
 			m[i].path = g.files[i];
-			m[i].sec = m[i].nsec = 0;
-			if (!lstat(g.files[i], &st)) {
-				m[i].sec = (long long)st.st_mtim.tv_sec;
-				m[i].nsec = st.st_mtim.tv_nsec;
-			}
+			m[i].sec = (long long)g.mtime[i].tv_sec;
+			m[i].nsec = g.mtime[i].tv_nsec;
 		}
 		qsort(m, g.n, sizeof(*m), mtime_cmp);
 		for (i = 0; i < g.n; i++)

@@ -311,10 +311,10 @@ struct scratch { /* a worker's block buffer, reused across files */
 	size_t cap;
 };
 
-/* Search one file into h. Unreadable, special and binary files give no
- * hits, as the reference skips them. */
-static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
-		      struct hits *h, struct scratch *sc)
+/* Search the file open at fd (owned: closed here) into h. Unreadable,
+ * special and binary files give no hits, as the reference skips them. */
+static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
+		      const char *path, struct hits *h, struct scratch *sc)
 {
 	const struct wfs_grep_opts *o = g->o;
 	struct reader rd = {-1, NULL};
@@ -330,7 +330,7 @@ static void grep_file(const struct grep_cfg *g, struct re *re, const char *path,
 	s.re = re;
 	s.h = h;
 	s.line = 1;
-	rd.fd = fs_open_raw(path, O_RDONLY | O_NONBLOCK);
+	rd.fd = fd;
 	if (rd.fd < 0)
 		return;
 	/* O_NONBLOCK stays: it changes nothing for a regular file. */
@@ -437,8 +437,12 @@ struct flush_ref {
  * the walk meet once per batch rather than once per file. */
 #define GREP_BATCH 16
 
+enum { ENT_FILE, ENT_LINK, ENT_ROOT };
+
 struct slot {
 	char *paths[GREP_BATCH];
+	size_t rel_off[GREP_BATCH]; /* where the path relative to the walk's root starts */
+	unsigned char kind[GREP_BATCH]; /* ENT_* */
 	struct hits h[GREP_BATCH];
 	struct flush_ref fl[GREP_BATCH];
 	int n;             /* files in the job */
@@ -463,6 +467,8 @@ struct grep_run {
 	int finished;          /* no more jobs will be queued */
 	volatile int stop;     /* the cap was reached, or an error */
 	int nthreads;
+	int rootfd;            /* the walk's root, opened beneath the root */
+	int croot;             /* confined: the workspace root, O_PATH */
 
 	struct wfs_grep_result *res;
 	size_t cap;
@@ -619,6 +625,28 @@ static void flush_slot(struct hits *h, void *arg)
 	pthread_mutex_unlock(&g->mu);
 }
 
+/* Open a file the walk found, for reading, without leaving the workspace
+ * root when confined: the walk's root is its own descriptor; a plain file
+ * is opened beneath that (openat2 RESOLVE_BENEATH, or a no-follow walk),
+ * not followed if it is a link now; a symlink by its resolved path beneath
+ * the workspace root. Quiet (any thread): -1 skips the file. */
+static int open_entry(const struct grep_run *g, const char *path,
+		      size_t rel_off, int kind)
+{
+	const int fl = O_RDONLY | O_NONBLOCK;
+	const char *root = g->c->root;
+	char why[256];
+
+	if (kind == ENT_ROOT)
+		return fcntl(g->rootfd, F_DUPFD_CLOEXEC, 0);
+	if (kind == ENT_FILE)
+		return root ? confine_openat(g->rootfd, path + rel_off, fl | O_NOFOLLOW, 0)
+			    : fs_openat_raw(g->rootfd, path + rel_off, fl);
+	if (root)
+		return confine_open(root, g->croot, path, fl, why, sizeof(why));
+	return fs_openat_raw(g->rootfd, path + rel_off, fl);
+}
+
 static void *worker(void *arg)
 {
 	struct grep_run *g = arg;
@@ -652,7 +680,9 @@ static void *worker(void *arg)
 				sl->h[i].flush_arg = &sl->fl[i];
 			}
 			if (re)
-				grep_file(&g->cfg, re, sl->paths[i], &sl->h[i], &sc);
+				grep_file(&g->cfg, re,
+					  open_entry(g, sl->paths[i], sl->rel_off[i], sl->kind[i]),
+					  sl->paths[i], &sl->h[i], &sc);
 			else
 				sl->h[i].oom = 1;
 		}
@@ -757,6 +787,7 @@ static void flush_now(struct hits *h, void *arg)
 static int visit(void *arg, const struct walk_ent *e)
 {
 	struct grep_run *g = arg;
+	int kind = !e->depth ? ENT_ROOT : e->type == WALK_LINK ? ENT_LINK : ENT_FILE;
 	struct slot *sl;
 
 	if (g->stop)
@@ -779,7 +810,13 @@ static int visit(void *arg, const struct walk_ent *e)
 			one.fl[0].sl = &one;
 			one.paths[0] = (char *)e->path;
 		}
-		grep_file(&g->cfg, g->re, e->path, &h, &g->sc);
+		/* one thread: the file by name in its directory's descriptor */
+		grep_file(&g->cfg, g->re,
+			  kind == ENT_FILE
+				  ? fs_openat_raw(e->dirfd, e->at, O_RDONLY | O_NONBLOCK |
+						  (g->c->root ? O_NOFOLLOW : 0))
+				  : open_entry(g, e->path, (size_t)(e->rel - e->path), kind),
+			  e->path, &h, &g->sc);
 		merge_file(g, e->path, &h);
 		hits_release(g, &h);
 		return g->stop ? WALK_STOP : WALK_CONTINUE;
@@ -801,6 +838,8 @@ static int visit(void *arg, const struct walk_ent *e)
 		g->filling = 1;
 	}
 	sl->paths[sl->n] = strdup(e->path);
+	sl->rel_off[sl->n] = (size_t)(e->rel - e->path);
+	sl->kind[sl->n] = (unsigned char)kind;
 	if (!sl->paths[sl->n])
 		sl->h[sl->n].oom = 1;
 	if (++sl->n == GREP_BATCH) {
@@ -847,42 +886,65 @@ static char *build_pattern(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	return s;
 }
 
-static int thread_count(void)
+#define GREP_MAX_THREADS 8
+
+/* WICKFS_THREADS, else the online cores; either way clamped to
+ * 1..GREP_MAX_THREADS (the workers' table). A value that is not a number
+ * is an error rather than a silent default. */
+static int thread_count(struct wfs_ctx *c)
 {
 	const char *e = getenv("WICKFS_THREADS");
+	char *end;
 	long n;
 
-	if (e && *e)
-		return (int)strtol(e, NULL, 10);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+	if (e && *e) {
+		errno = 0;
+		n = strtol(e, &end, 10);
+		if (*end || errno)
+			return wfs_fail(c, "grep: WICKFS_THREADS=%s is not a number of threads", e);
+	} else {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	}
+	return n < 1 ? 1 : n > GREP_MAX_THREADS ? GREP_MAX_THREADS : (int)n;
 }
 
 int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	     struct wfs_grep_result *res)
 {
 	struct grep_run *g;
-	pthread_t tid[8];
+	pthread_t tid[GREP_MAX_THREADS];
 	char err[512];
 	unsigned flags;
 	char *pat;
-	int i, n = 0, rc = 0;
+	int i, n = 0, rc = 0, nthreads, rootfd;
 	struct stat st;
 
 	memset(res, 0, sizeof(*res));
-	if (wfs_confine(c, "grep", o->path))
+	nthreads = thread_count(c);
+	if (nthreads < 0)
 		return -1;
 	pat = build_pattern(c, o, &flags);
 	if (!pat)
 		return wfs_fail(c, "grep: out of memory");
+	if (walk_open_root(c, "grep", o->path, O_RDONLY | O_NONBLOCK, &rootfd))
+		return -1;
 	g = calloc(1, sizeof(*g));
-	if (!g)
+	if (!g) {
+		if (rootfd >= 0)
+			close(rootfd);
 		return wfs_fail(c, "grep: out of memory");
+	}
+	g->rootfd = rootfd;
+	g->croot = -1;
 	g->re = re_compile(pat, strlen(pat), flags, err, sizeof(err));
 	if (!g->re) {
+		if (rootfd >= 0)
+			close(rootfd);
 		free(g);
 		return wfs_fail(c, "%s", err);
 	}
+	if (c->root)
+		g->croot = open(c->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	g->c = c;
 	g->o = o;
 	g->res = res;
@@ -900,8 +962,8 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	pthread_cond_init(&g->done, NULL);
 	pthread_cond_init(&g->space, NULL);
 	/* One file, or one core: no threads. */
-	g->nthreads = thread_count();
-	if (g->nthreads <= 1 || stat(o->path, &st) || !S_ISDIR(st.st_mode))
+	g->nthreads = nthreads;
+	if (g->nthreads <= 1 || rootfd < 0 || fstat(rootfd, &st) || !S_ISDIR(st.st_mode))
 		g->nthreads = 0;
 	for (i = 0; i < g->nthreads; i++) {
 		if (pthread_create(&tid[n], NULL, worker, g))
@@ -910,7 +972,7 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	}
 	if (!n)
 		g->nthreads = 0;
-	if (walk(c, o->path, &g->wo, visit, g))
+	if (rootfd >= 0 && walk(c, o->path, rootfd, &g->wo, visit, g))
 		rc = -1;
 	pthread_mutex_lock(&g->mu);
 	if (rc)
@@ -934,6 +996,10 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 			      g->limit_file);
 	free(g->sc.buf);
 	re_free(g->re);
+	if (g->rootfd >= 0)
+		close(g->rootfd);
+	if (g->croot >= 0)
+		close(g->croot);
 	while (g->nspare)
 		hits_free(&g->spare[--g->nspare]);
 	pthread_mutex_destroy(&g->mu);

@@ -1,8 +1,12 @@
 /* walk.c - lexical pre-order directory walk, as Go's filepath.WalkDir
  *
- * Each directory is read whole, sorted by byte order and closed before its
- * children are visited, so the walk holds no descriptors while it recurses
- * and memory is bounded by the names on the current path.
+ * Each directory is read whole and sorted by byte order before its
+ * children are visited; memory is bounded by the names on the current
+ * path. Everything is opened relative to the directory's descriptor,
+ * which stays open while its children are visited (one per level): a
+ * directory is entered by openat(O_DIRECTORY | O_NOFOLLOW), so one swapped
+ * for a symlink meanwhile is not entered, and no path string is ever
+ * rebuilt and opened.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -100,20 +104,17 @@ struct kdirent {
 	char name[];
 };
 
-/* Read a directory's names and types (d_type, or lstat when unknown),
- * sorted by name. getdents64 on a raw descriptor: no DIR, no fcntl and
- * fstat per directory. l's buffers are reused across calls. */
-static int read_names(const char *path, struct name_list *l)
+/* Read the names and types (d_type, or lstat when unknown) of the
+ * directory open at fd (at its start), sorted by name. getdents64 on a
+ * raw descriptor: no DIR, no fcntl and fstat per directory. l's buffers
+ * are reused across calls. */
+static int read_names(int fd, struct name_list *l)
 {
 	size_t pcap = l->pcap, plen = 0, cap = l->cap;
 	char dbuf[32768];
 	long k;
-	int fd;
 
 	l->n = 0;
-	fd = fs_open_raw(path, O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return -1;
 	if (!l->pool || !l->ents) {
 		pcap = 4096;
 		cap = 64;
@@ -169,7 +170,6 @@ static int read_names(const char *path, struct name_list *l)
 			plen += len;
 		}
 	}
-	close(fd);
 	l->pcap = pcap;
 	l->cap = cap;
 	if (k < 0)
@@ -177,7 +177,6 @@ static int read_names(const char *path, struct name_list *l)
 	qsort_r(l->ents, l->n, sizeof(*l->ents), name_cmp, l->pool);
 	return 0;
 fail:
-	close(fd);
 	names_free(l);
 	errno = ENOMEM;
 	return -1;
@@ -207,26 +206,30 @@ static void ignore_free(struct ignore_set *s)
 	free(s);
 }
 
-/* Parse dir/.gitignore; NULL when there is none (or it is empty). */
-static struct ignore_set *ignore_load(const char *dir, const char *rel,
+/* Parse the .gitignore in the directory open at dirfd; NULL when there is
+ * none (or it is empty). Confined, a .gitignore that is a symlink is not
+ * followed: it could lead out of the root. */
+static struct ignore_set *ignore_load(int dirfd, int confined, const char *rel,
 				      struct ignore_set *parent)
 {
 	struct ignore_set *s;
-	char *path, *line, *next;
+	char *line, *next;
 	struct stat st;
 	size_t cap = 0;
 	FILE *f;
+	int fd;
 
-	path = malloc(strlen(dir) + 12);
-	if (!path)
+	fd = fs_openat_raw(dirfd, ".gitignore",
+			   O_RDONLY | O_NONBLOCK | (confined ? O_NOFOLLOW : 0));
+	if (fd < 0)
 		return NULL;
-	sprintf(path, "%s/.gitignore", dir);
-	f = fopen(path, "re");
-	free(path);
-	if (!f)
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
 		return NULL;
+	}
 	s = calloc(1, sizeof(*s));
-	if (!s || fstat(fileno(f), &st) || st.st_size > (1 << 20) ||
+	if (!s || fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > (1 << 20) ||
 	    !(s->text = calloc(1, (size_t)st.st_size + 1)) ||
 	    fread(s->text, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
 		fclose(f);
@@ -340,10 +343,11 @@ static int path_room(struct walker *w, size_t len, size_t n)
 	return 0;
 }
 
-/* Walk the directory whose path is w->buf[0..len): the root joined with
- * its relative path, as Go's Join gives it. Entries are appended to the
- * same buffer, so the walk allocates nothing per entry. */
-static int walk_dir(struct walker *w, size_t len, int depth)
+/* Walk the directory open at fd (owned: closed here), whose path is
+ * w->buf[0..len): the root joined with its relative path, as Go's Join
+ * gives it. Entries are appended to the same buffer, so the walk
+ * allocates nothing per entry. */
+static int walk_dir(struct walker *w, int fd, size_t len, int depth)
 {
 	struct ignore_set *outer = w->ign, *mine = NULL;
 	const char *dirpath = len == w->rel_off ? w->prefix : w->buf;
@@ -351,20 +355,26 @@ static int walk_dir(struct walker *w, size_t len, int depth)
 	size_t i;
 	int rc = WALK_CONTINUE;
 
-	if (wfs_expired(w->c))
+	if (wfs_expired(w->c)) {
+		close(fd);
 		return -1;
+	}
 	if (depth >= w->nlists) {
 		int n = w->nlists ? w->nlists * 2 : 16;
 		struct name_list *nl = realloc(w->lists, (size_t)n * sizeof(*nl));
-		if (!nl)
+		if (!nl) {
+			close(fd);
 			return wfs_fail(w->c, "walk %s: out of memory", dirpath);
+		}
 		memset(nl + w->nlists, 0, (size_t)(n - w->nlists) * sizeof(*nl));
 		w->lists = nl;
 		w->nlists = n;
 	}
-	if (read_names(dirpath, &w->lists[depth]))
+	if (read_names(fd, &w->lists[depth])) {
+		close(fd);
 		return WALK_CONTINUE; /* unreadable: skipped, as the reference */
-	if (w->o->gitignore && (mine = ignore_load(dirpath, rel, outer)))
+	}
+	if (w->o->gitignore && (mine = ignore_load(fd, w->c->root != NULL, rel, outer)))
 		w->ign = mine;
 	/* w->lists and w->buf may move in deeper calls: index, don't keep */
 	for (i = 0; i < w->lists[depth].n && rc == WALK_CONTINUE; i++) {
@@ -376,7 +386,7 @@ static int walk_dir(struct walker *w, size_t len, int depth)
 		int r;
 
 		if (path_room(w, len, add)) {
-			rc = wfs_fail(w->c, "walk %s: out of memory", dirpath);
+			rc = wfs_fail(w->c, "walk %s: out of memory", w->prefix);
 			break;
 		}
 		p = w->buf + len;
@@ -386,6 +396,8 @@ static int walk_dir(struct walker *w, size_t len, int depth)
 		e.path = w->buf;
 		e.rel = w->buf + w->rel_off;
 		e.name = name;
+		e.dirfd = fd;
+		e.at = name;
 		e.type = (enum walk_type)l->ents[i].type;
 		e.depth = depth + 1;
 		if (e.type == WALK_DIR && walk_skip_dir(w->o, name))
@@ -394,24 +406,31 @@ static int walk_dir(struct walker *w, size_t len, int depth)
 			r = WALK_SKIP;
 		else
 			r = w->fn(w->arg, &e);
-		if (r == WALK_STOP || r < 0)
+		if (r == WALK_STOP || r < 0) {
 			rc = r;
-		else if (e.type == WALK_DIR && r != WALK_SKIP)
-			rc = walk_dir(w, len + add, depth + 1);
+		} else if (e.type == WALK_DIR && r != WALK_SKIP) {
+			/* not followed: a directory swapped for a link since
+			 * it was listed is skipped, as one that vanished */
+			int sub = fs_openat_raw(fd, l->pool + l->ents[i].off,
+						O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+			if (sub >= 0)
+				rc = walk_dir(w, sub, len + add, depth + 1);
+		}
 		w->buf[len] = 0;
 	}
 	w->ign = outer;
 	ignore_free(mine);
+	close(fd);
 	return rc;
 }
 
-int walk(struct wfs_ctx *c, const char *root, const struct walk_opts *o,
-	 walk_fn fn, void *arg)
+int walk(struct wfs_ctx *c, const char *root, int rootfd,
+	 const struct walk_opts *o, walk_fn fn, void *arg)
 {
 	struct walker w;
 	struct walk_ent e;
 	struct stat st;
-	int r;
+	int r, fd;
 
 	memset(&w, 0, sizeof(w));
 	w.c = c;
@@ -420,13 +439,16 @@ int walk(struct wfs_ctx *c, const char *root, const struct walk_opts *o,
 	w.arg = arg;
 	if (!root || !*root)
 		root = ".";
-	/* The root is followed when it is a symlink, and never skipped for
-	 * its own name: `wickfs grep x` searches ".". */
-	if (stat(root, &st))
+	/* The root is the caller's descriptor (a symlink root was followed
+	 * by its open), and is never skipped for its own name: `wickfs grep
+	 * x` searches ".". */
+	if (fstat(rootfd, &st))
 		return 0;
 	e.path = root;
 	e.rel = "";
 	e.name = path_base(root);
+	e.dirfd = rootfd;
+	e.at = "";
 	e.type = type_of(st.st_mode);
 	e.depth = 0;
 	r = fn(arg, &e);
@@ -445,10 +467,29 @@ int walk(struct wfs_ctx *c, const char *root, const struct walk_opts *o,
 		snprintf(w.buf, w.cap, "%s%s", w.prefix, strcmp(w.prefix, "/") ? "/" : "");
 	else
 		w.buf[0] = 0;
-	r = walk_dir(&w, w.rel_off, 0);
+	/* a reading descriptor of its own: rootfd may be O_PATH */
+	fd = fs_openat_raw(rootfd, ".", O_RDONLY | O_DIRECTORY);
+	r = fd < 0 ? 0 : walk_dir(&w, fd, w.rel_off, 0);
 	while (w.nlists > 0)
 		names_free(&w.lists[--w.nlists]);
 	free(w.lists);
 	free(w.buf);
 	return r < 0 ? -1 : 0;
+}
+
+int walk_open_root(struct wfs_ctx *c, const char *op, const char *root,
+		   int flags, int *fd)
+{
+	if (!root || !*root)
+		root = ".";
+	*fd = c->root ? wfs_confined_open(c, op, root, flags)
+		      : fs_open_raw(root, flags);
+	if (*fd >= 0)
+		return 0;
+	/* A root that does not exist (or cannot be reached) finds nothing,
+	 * as the reference; a refusal of the confinement is an error. */
+	if (c->root && errno == EXDEV)
+		return -1;
+	c->err[0] = 0;
+	return 0;
 }

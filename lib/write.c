@@ -53,25 +53,66 @@ static char *dir_of(struct wfs_ctx *c, const char *path)
 	return arena_strndup(c->arena, path, (size_t)(slash - path));
 }
 
-/* Lock the file currently at path (if any). Returns the locked fd, -2 when
- * there is no file, -3 when it cannot be opened to lock (st is filled), or
- * -1 on error. st receives its metadata. */
-static int lock_current(struct wfs_ctx *c, const char *op, const char *path,
-			struct stat *st)
+/* The directory of target, opened O_PATH: confined, by a walk from the
+ * root that follows no link, its missing parts made (mkdirat) when create;
+ * else by path, made with mkdir -p first. *name is target's last part. */
+static int open_dir(struct wfs_ctx *c, const char *op, const char *target,
+		    int create, const char **name)
 {
+	const char *slash = strrchr(target, '/');
+	char *dir = dir_of(c, target);
+	int fd;
+
+	*name = slash ? slash + 1 : target;
+	if (!dir)
+		return wfs_fail(c, "%s %s: out of memory", op, target);
+	if (c->root) {
+		fd = wfs_confined_dir(c, op, dir, create);
+		/* a parent that is a file: name the whole path, as open does */
+		if (fd < 0 && errno == ENOTDIR)
+			return fs_fail_errno(c, op, target, ENOTDIR);
+		return fd;
+	}
+	if (create && mkdir_parents(c, op, dir))
+		return -1;
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fs_fail_errno(c, op, target, errno);
+	return fd;
+}
+
+/* Lock the file currently at name in dirfd (if any). Returns the locked
+ * fd, -2 when there is no file, -3 when it cannot be opened to lock (st is
+ * filled), or -1 on error. st receives its metadata. Confined, the name is
+ * not followed: it was resolved, a link there now was swapped in. */
+static int lock_current(struct wfs_ctx *c, const char *op, int dirfd,
+			const char *name, const char *path, struct stat *st)
+{
+	int nofollow = c->root ? O_NOFOLLOW : 0;
+	int at = c->root ? AT_SYMLINK_NOFOLLOW : 0;
 	struct stat now;
 	int fd, tries;
 
 	for (tries = 0; tries < 1000; tries++) {
-		fd = fs_open_regular(c, op, path, st);
-		/* unreadable (mode 0200, say): replace it unlocked, mode kept */
-		if (fd < 0 && errno == EACCES && !stat(path, st) && S_ISREG(st->st_mode))
-			return -3;
-		if (fd < 0)
-			return errno == ENOENT ? -2 : -1;
+		/* O_NONBLOCK: opening a FIFO must not wait for a writer */
+		fd = fs_openat_raw(dirfd, name, O_RDONLY | O_NONBLOCK | nofollow);
+		if (fd < 0) {
+			int e = errno;
+			/* unreadable (mode 0200, say): replace it unlocked, mode kept */
+			if (e == EACCES && !fstatat(dirfd, name, st, at) && S_ISREG(st->st_mode))
+				return -3;
+			if (e == ENOENT)
+				return -2;
+			if (e == ELOOP && nofollow)
+				return wfs_fail(c, "%s %s: a symlink leads outside the workspace root %s (it changed while being opened)",
+						op, path, c->root);
+			return fs_fail_errno(c, op, path, e);
+		}
+		if (fs_regular_fd(c, op, path, fd, st) < 0)
+			return -1;
 		while (flock(fd, LOCK_EX) && errno == EINTR)
 			;
-		if (!stat(path, &now) && now.st_ino == st->st_ino &&
+		if (!fstatat(dirfd, name, &now, at) && now.st_ino == st->st_ino &&
 		    now.st_dev == st->st_dev)
 			return fd;
 		close(fd); /* replaced while we waited: lock the new one */
@@ -79,50 +120,31 @@ static int lock_current(struct wfs_ctx *c, const char *op, const char *path,
 	return wfs_fail(c, "%s %s: file keeps being replaced", op, path);
 }
 
-/* Write data to a temp file next to target and rename it over target. */
-static int replace_file(struct wfs_ctx *c, const char *op, const char *target,
-			const char *data, size_t len, const struct stat *old)
+/* Write data to a temp file in dirfd and rename it over name: both by
+ * name in the directory opened beneath the root (when confined), so the
+ * content cannot land elsewhere even if a component is swapped now. */
+static int replace_file(struct wfs_ctx *c, const char *op, int dirfd,
+			const char *name, const char *target, const char *data,
+			size_t len, const struct stat *old)
 {
-	char *dir = dir_of(c, target), *tmp = NULL;
-	const char *name = target, *slash;
+	char *tmp = NULL;
 	unsigned long long rnd;
 	size_t off = 0;
-	int fd = -1, dirfd = AT_FDCWD, tries, e;
+	int fd = -1, tries, e;
 
-	if (!dir)
-		return wfs_fail(c, "%s %s: out of memory", op, target);
-	/* Confined: the temporary file and the rename go through the
-	 * directory opened beneath the root, by name, so the content cannot
-	 * land outside even if a component is swapped for a symlink now. */
-	if (c->root) {
-		dirfd = wfs_confined_open(c, op, dir, O_PATH | O_DIRECTORY);
-		if (dirfd < 0)
-			return -1;
-		slash = strrchr(target, '/');
-		name = slash ? slash + 1 : target;
-	}
 	for (tries = 0; tries < 100; tries++) {
 		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 			rnd = (unsigned long long)wfs_now_ms() * 2654435761u + (unsigned)tries;
-		tmp = dirfd == AT_FDCWD
-			? arena_printf(c->arena, "%s/.wickfs-tmp-%016llx", dir, rnd)
-			: arena_printf(c->arena, ".wickfs-tmp-%016llx", rnd);
-		if (!tmp) {
-			if (dirfd != AT_FDCWD)
-				close(dirfd);
+		tmp = arena_printf(c->arena, ".wickfs-tmp-%016llx", rnd);
+		if (!tmp)
 			return wfs_fail(c, "%s %s: out of memory", op, target);
-		}
 		/* 0666 through the umask, as a new file should be. */
 		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
-	if (fd < 0) {
-		e = errno;
-		if (dirfd != AT_FDCWD)
-			close(dirfd);
-		return fs_fail_errno(c, op, target, e);
-	}
+	if (fd < 0)
+		return fs_fail_errno(c, op, target, errno);
 	while (off < len) {
 		ssize_t w = write(fd, data + off, len - off);
 		if (w < 0 && errno == EINTR)
@@ -157,24 +179,21 @@ static int replace_file(struct wfs_ctx *c, const char *op, const char *target,
 		e = errno;
 		goto fail;
 	}
-	if (dirfd != AT_FDCWD)
-		close(dirfd);
 	return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
 	unlinkat(dirfd, tmp, 0);
-	if (dirfd != AT_FDCWD)
-		close(dirfd);
 	return fs_fail_errno(c, op, target, e);
 }
 
 int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
 	      size_t len)
 {
-	char *target, *dir;
+	const char *name;
+	char *target;
 	struct stat st;
-	int fd, rc;
+	int fd, dirfd, rc;
 
 	if (c->readonly)
 		return wfs_fail(c, "write %s: refused, WICKFS_READONLY is set", path);
@@ -185,16 +204,16 @@ int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
 			 : fs_resolve_links(c, path);
 	if (!target)
 		return -1;
-	dir = dir_of(c, target);
-	if (!dir || mkdir_parents(c, "write", dir))
-		return dir ? -1 : wfs_fail(c, "write %s: out of memory", path);
-	fd = lock_current(c, "write", target, &st);
-	if (fd == -1)
+	dirfd = open_dir(c, "write", target, 1, &name);
+	if (dirfd < 0)
 		return -1;
-	rc = replace_file(c, "write", target, data, len,
-			  fd >= 0 || fd == -3 ? &st : NULL);
+	fd = lock_current(c, "write", dirfd, name, target, &st);
+	rc = fd == -1 ? -1
+		      : replace_file(c, "write", dirfd, name, target, data, len,
+				     fd >= 0 || fd == -3 ? &st : NULL);
 	if (fd >= 0)
 		close(fd);
+	close(dirfd);
 	return rc;
 }
 
@@ -221,32 +240,18 @@ static void describe_lines(char *out, size_t outlen, const char *data,
 	}
 }
 
-int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
-	     int *replacements)
+/* The edit itself, on the locked file fd. */
+static int edit_fd(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
+		   int dirfd, const char *name, const char *target, int fd,
+		   struct stat *st, int *replacements)
 {
-	char *target, *data, *hit, *p;
+	char *data, *hit, *p;
 	size_t len, count = 0;
 	struct buf nb;
-	struct stat st;
-	int fd, rc;
+	int rc;
 
-	if (c->readonly)
-		return wfs_fail(c, "edit %s: refused, WICKFS_READONLY is set", path);
-	if (!e->old_len)
-		return wfs_fail(c, "old_text must not be empty");
-	target = c->root ? wfs_confine_canon(c, "edit", path)
-			 : fs_resolve_links(c, path);
-	if (!target)
+	if (fs_read_fd(c, "edit", path, fd, st, &data, &len))
 		return -1;
-	fd = lock_current(c, "edit", target, &st);
-	if (fd == -2)
-		return fs_fail_errno(c, "edit", path, ENOENT);
-	if (fd < 0)
-		return -1;
-	if (fs_read_fd(c, "edit", path, fd, &st, &data, &len)) {
-		close(fd);
-		return -1;
-	}
 	buf_init(&nb);
 	for (p = data; (hit = memmem(p, len - (size_t)(p - data), e->old_text,
 				    e->old_len));) {
@@ -259,7 +264,6 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 	}
 	if (!count) {
 		buf_free(&nb);
-		close(fd);
 		return wfs_fail(c, "edit %s: old_text not found in file", path);
 	}
 	if (e->all < 0) { /* --unique: more than one match is an error */
@@ -270,8 +274,7 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 			more++;
 		if (more > 1) {
 			buf_free(&nb);
-			close(fd);
-			describe_lines(lines, sizeof(lines), data, len, e->old_text, e->old_len);
+				describe_lines(lines, sizeof(lines), data, len, e->old_text, e->old_len);
 			return wfs_fail(c, "edit %s: old_text matches %zu times (lines %s); add context to make it unique or pass --all",
 					path, more, lines);
 		}
@@ -279,13 +282,48 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 	buf_add(&nb, p, len - (size_t)(p - data));
 	if (nb.oom) {
 		buf_free(&nb);
-		close(fd);
 		return wfs_fail(c, "edit %s: out of memory", path);
 	}
-	rc = replace_file(c, "edit", target, nb.p ? nb.p : "", nb.len, &st);
+	rc = replace_file(c, "edit", dirfd, name, target, nb.p ? nb.p : "", nb.len, st);
 	buf_free(&nb);
-	close(fd);
 	if (!rc)
 		*replacements = (int)count;
+	return rc;
+}
+
+int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
+	     int *replacements)
+{
+	const char *name;
+	char *target;
+	struct stat st;
+	int fd, dirfd, rc;
+
+	if (c->readonly)
+		return wfs_fail(c, "edit %s: refused, WICKFS_READONLY is set", path);
+	if (!e->old_len)
+		return wfs_fail(c, "old_text must not be empty");
+	target = c->root ? wfs_confine_canon(c, "edit", path)
+			 : fs_resolve_links(c, path);
+	if (!target)
+		return -1;
+	dirfd = open_dir(c, "edit", target, 0, &name);
+	if (dirfd < 0) {
+		if (errno == ENOENT)
+			return fs_fail_errno(c, "edit", path, ENOENT);
+		return -1;
+	}
+	fd = lock_current(c, "edit", dirfd, name, target, &st);
+	if (fd == -2)
+		rc = fs_fail_errno(c, "edit", path, ENOENT);
+	else if (fd == -3)
+		rc = fs_fail_errno(c, "edit", path, EACCES);
+	else if (fd < 0)
+		rc = -1;
+	else
+		rc = edit_fd(c, path, e, dirfd, name, target, fd, &st, replacements);
+	if (fd >= 0)
+		close(fd);
+	close(dirfd);
 	return rc;
 }

@@ -82,6 +82,25 @@ check confine.glob_via_link "$(leads "glob outdir" "$ws/outdir" "$out")" "$(W gl
 check confine.glob_inside '{"ok":true,"data":{"files":["a.txt","new/dir/f.txt","sub/deep/n.txt"],"truncated":false}}' \
 	"$(W glob '**/*.txt')"
 
+# A missing component, then ".." back into real directories: the links
+# after it are checked again (they once were walked by name, unchecked).
+check confine.missing_dotdot_write "$(leads "write nope/../outdir/a/b/f" "$ws/outdir" "$out")" \
+	"$(printf 'x' | W write nope/../outdir/a/b/f)"
+check confine.missing_dotdot_nothing_created "s.txt" "$(ls "$out")"
+check confine.missing_dotdot_deeper "$(leads "write nope/x/../../outdir/a/f" "$ws/outdir" "$out")" \
+	"$(printf 'x' | W write nope/x/../../outdir/a/f)"
+check confine.missing_dotdot_read "$(leads "read nope/../outdir/s.txt" "$ws/outdir" "$out")" \
+	"$(W read nope/../outdir/s.txt)"
+check confine.missing_dotdot_grep "$(leads "grep nope/../outdir" "$ws/outdir" "$out")" \
+	"$(W grep needle nope/../outdir)"
+check confine.missing_dotdot_glob "$(leads "glob nope/../outdir" "$ws/outdir" "$out")" \
+	"$(W glob '*.txt' nope/../outdir)"
+check confine.missing_dotdot_inside '{"ok":true,"data":"still inside\n"}' "$(W read nope/../a.txt)"
+check confine.missing_dotdot_still_missing '{"ok":true,"data":{"path":"nope/x/../f.txt","bytes_written":1}}' \
+	"$(printf 'x' | W write nope/x/../f.txt)"
+check confine.missing_dotdot_made_inside "x" "$(cat nope/f.txt)"
+rm -rf nope
+
 # The flag, a bad root, and "/" as the root.
 check confine.flag "$(outside "read $out/s.txt")" "$("$WICKFS" --root "$ws" read "$out/s.txt" 2>&1)"
 check confine.flag_inside '{"ok":true,"data":"still inside\n"}' "$("$WICKFS" --root "$ws" read a.txt 2>&1)"
@@ -100,6 +119,8 @@ if ${HOSTCC:-cc} -O1 -o "$t/seccomp_deny" "$tests_dir/helpers/seccomp_deny.c" 2>
 	check confine.no_openat2_ls "$("$WICKFS" ls sub)" "$(N ls sub)"
 	check confine.no_openat2_escape "$(leads "read sub/rel" "$ws/sub/rel" "../../outside/s.txt")" "$(N read sub/rel)"
 	check confine.no_openat2_outside "$(outside "read $out/s.txt")" "$(N read "$out/s.txt")"
+	check confine.no_openat2_missing_dotdot "$(leads "read nope/../outdir/s.txt" "$ws/outdir" "$out")" \
+		"$(N read nope/../outdir/s.txt)"
 else
 	fail confine.seccomp_helper "cannot build tests/helpers/seccomp_deny.c: $(head -c 300 "$t/cc.err")"
 fi
