@@ -8,7 +8,8 @@
 
 #define RE_MAXREP 1000     /* largest {n,m} count, as RE2 */
 #define RE_MAXDEPTH 1000   /* nesting of groups */
-#define RE_MAXPROG 200000  /* instructions + switch edges */
+#define RE_MAXPROG 2000000 /* instructions + switch edges: \\pL{1000} fits,
+			    * about 20 MB; past it memory is at risk */
 #define RE_DFAMEM (2u << 20) /* lazy DFA cache budget */
 
 /* ---- Unicode tables (unitab.c, generated) ---- */
@@ -21,7 +22,8 @@ struct re_foldrange {
 	uint32_t lo, hi, stride;
 	int32_t delta;
 };
-extern const struct re_unitab re_unitabs[];
+extern const struct re_unitab re_unitabs[]; /* categories, then scripts */
+extern const int re_ncat; /* how many of them are (two-letter) categories */
 extern const struct re_foldrange re_foldtab[];
 extern const int re_nfold;
 
@@ -50,7 +52,7 @@ enum {
 	A_EOT = 8,     /* at text end */
 	A_WORDB = 16,  /* \b, ASCII word characters */
 	A_NWORDB = 32, /* \B */
-	A_NOTCONT = 64 /* next byte is not a UTF-8 continuation byte */
+	A_BOUND = 64   /* a character boundary as Go decodes the text */
 };
 
 struct node {
@@ -98,6 +100,7 @@ struct prog {
 	uint8_t bclass[256]; /* byte -> equivalence class for the DFA */
 	int nbclass;
 	int anchored;       /* every match starts at text start (\A, ^) */
+	int utf8ctx;        /* invalid UTF-8 changes its matches (see dfa.c) */
 };
 int re_compile_prog(const struct ast *a, struct prog *p);
 void re_prog_free(struct prog *p);
@@ -107,6 +110,57 @@ static inline int re_isword(int c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
 	       (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* Text is decoded as Go does: a valid UTF-8 sequence is one character,
+ * every other byte is one character of its own (U+FFFD). The decoder's
+ * state: 0 at a character boundary, else which bytes a started sequence
+ * still needs (1: one of 80-bf; 2-4: two, the first 80-bf, a0-bf, 80-9f;
+ * 5-7: three, the first 80-bf, 90-bf, 80-8f). */
+static inline unsigned u8_lead(int c)
+{
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	if (c <= 0xdf)
+		return 1;
+	if (c <= 0xef)
+		return c == 0xe0 ? 3 : c == 0xed ? 4 : 2;
+	return c == 0xf0 ? 6 : c == 0xf4 ? 7 : 5;
+}
+
+/* The state after byte c; *bad is set if c ends a sequence unfinished or
+ * is a byte no valid character starts with. */
+static inline unsigned u8_next(unsigned st, int c, int *bad)
+{
+	static const uint8_t lo[8] = { 0, 0x80, 0x80, 0xa0, 0x80, 0x80, 0x90,
+				       0x80 };
+	static const uint8_t hi[8] = { 0, 0xbf, 0xbf, 0xbf, 0x9f, 0xbf, 0xbf,
+				       0x8f };
+
+	if (st && c >= lo[st] && c <= hi[st])
+		return st == 1 ? 0 : st <= 4 ? 1 : 2;
+	*bad = st || (c >= 0x80 && !u8_lead(c));
+	return u8_lead(c);
+}
+
+/* pos is not inside a valid multi-byte character that starts before it */
+static inline int re_bound(const unsigned char *s, size_t n, size_t pos)
+{
+	size_t k, i;
+	unsigned st;
+	int bad = 0;
+
+	if (pos < n && (s[pos] & 0xc0) != 0x80)
+		return 1;
+	for (k = 1; k <= 3 && k <= pos; k++) {
+		if ((s[pos - k] & 0xc0) == 0x80)
+			continue;
+		st = u8_lead(s[pos - k]);
+		for (i = pos - k + 1; st && i < n && !bad; i++)
+			st = u8_next(st, s[i], &bad);
+		return st || bad || i <= pos; /* invalid, or ends before */
+	}
+	return 1;
 }
 
 /* context flags (A_*) that hold at pos in s[0..n) */
@@ -127,28 +181,9 @@ static inline unsigned re_ctx(const unsigned char *s, size_t n, size_t pos)
 		f |= A_WORDB;
 	else
 		f |= A_NWORDB;
-	if (next < 0 || (next & 0xc0) != 0x80)
-		f |= A_NOTCONT;
+	if (re_bound(s, n, pos))
+		f |= A_BOUND;
 	return f;
-}
-
-/* pos is inside a UTF-8 sequence begun before it: no match starts there
- * (Go steps over whole characters). Only bytes in s are consulted. */
-static inline int re_midchar(const unsigned char *s, size_t n, size_t pos)
-{
-	size_t k;
-	int b;
-
-	if (pos >= n || (s[pos] & 0xc0) != 0x80)
-		return 0;
-	for (k = 1; k <= 3 && k <= pos; k++) {
-		b = s[pos - k];
-		if ((b & 0xc0) == 0x80)
-			continue;
-		return b >= 0xc2 && b <= 0xf4 &&
-		       k < (size_t)(b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2);
-	}
-	return 0;
 }
 
 static inline uint32_t re_edge_next(const struct prog *p,
@@ -214,7 +249,9 @@ struct dfa;
 struct dfa *dfa_new(const struct prog *p);
 void dfa_free(struct dfa *d);
 /* Earliest match end in s[from..end) with s[0..n) as context: 1 and *me,
- * 0 none, -1 gave up (cache thrashing): use the Pike VM. */
+ * 0 none, -1 gave up (cache thrashing): use the Pike VM; -2 invalid
+ * UTF-8 at *me that this program is sensitive to: use the Pike VM for
+ * this text (no match ends before *me). */
 int dfa_search(struct dfa *d, const struct prog *p, const unsigned char *s,
 	       size_t n, size_t from, size_t end, size_t *me);
 
