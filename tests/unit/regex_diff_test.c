@@ -501,6 +501,14 @@ static void check_invalid(void)
 				if (j == 0 && re_search(cnt[f], (char *)t, n, 0,
 							NULL, &me) != 1)
 					bad++;
+				/* the fast path (DFA, ms == NULL) agrees */
+				if (re_search(dot[f], (char *)t, n, at[j], NULL,
+					      &me) != (j < nu) ||
+				    re_search(fffd[f], (char *)t, n, at[j],
+					      NULL, &me) != (fx < nu) ||
+				    re_search(nb[f], (char *)t, n, at[j], NULL,
+					      &me) != (bx <= nu))
+					bad++;
 				if (bad) {
 					printf("FAIL %s: flags %u, from unit "
 					       "%zu of %zu, text", tn, fl[f], j,
