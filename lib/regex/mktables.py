@@ -84,7 +84,7 @@ for name, rs in tables:
     for lo, hi in rs:
         stream += varint(lo - prev) + varint(hi - lo)
         prev = hi + 1
-w("static const unsigned char uni_data[%d] = {" % len(stream))
+w("const unsigned char re_unidata[%d] = {" % len(stream))
 line = "\t"
 for b in stream:
     item = "%d," % b
@@ -95,12 +95,29 @@ for b in stream:
 w(line.rstrip())
 w("};")
 w("")
-w("/* categories first (two-letter names, sorted), then scripts */")
-w("const struct re_unitab re_unitabs[] = {")
+# names, NUL-separated, and for each table three 16-bit numbers: where
+# its name and its data start, and how many ranges it has
+names, noff = "", []
 for name, off, n in index:
-    w('\t{ "%s", uni_data + %d, %d },' % (name, off, n))
-w("\t{ 0, 0, 0 },")
+    noff.append(len(names))
+    names += name + "\\0"
+assert len(stream) < 65536 and len(names) < 65536
+w("const char re_uninames[] =")
+line = '\t"'
+for name, _, _ in index:
+    item = name + "\\0"
+    if len(line) + len(item) > 76:
+        w(line + '"')
+        line = '\t"'
+    line += item
+w(line + '";')
+w("")
+w("/* categories first (two-letter names, sorted), then scripts */")
+w("const struct re_unitab re_unitabs[%d] = {" % len(index))
+for (name, off, n), no in zip(index, noff):
+    w("\t{ %d, %d, %d }, /* %s */" % (no, off, n, name))
 w("};")
+w("const int re_nunitab = %d;" % len(index))
 w("const int re_ncat = %d;" % len(cats))
 w("")
 

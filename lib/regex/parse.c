@@ -272,7 +272,7 @@ static uint32_t read_varint(const unsigned char **p)
 
 static void add_table(const struct re_unitab *u, struct rclass *t)
 {
-	const unsigned char *d = u->data;
+	const unsigned char *d = re_unidata + u->data;
 	uint32_t lo, prev = 0;
 	int i;
 
@@ -289,17 +289,20 @@ static void add_table(const struct re_unitab *u, struct rclass *t)
 static int unicode_class(const char *name, size_t n, struct rclass *t)
 {
 	const struct re_unitab *u;
+	const char *un;
 	int i, found = 0;
 
 	if (n == 3 && !memcmp(name, "Any", 3)) {
 		cls_add(t, 0, 0x10ffff);
 		return 1;
 	}
-	for (i = 0, u = re_unitabs; u->name; u++, i++) {
-		if (n == 1 && i < re_ncat && u->name[0] == name[0]) {
+	for (i = 0; i < re_nunitab; i++) {
+		u = &re_unitabs[i];
+		un = re_uninames + u->name;
+		if (n == 1 && i < re_ncat && un[0] == name[0]) {
 			add_table(u, t);
 			found = 1;
-		} else if (strlen(u->name) == n && !memcmp(u->name, name, n)) {
+		} else if (strlen(un) == n && !memcmp(un, name, n)) {
 			add_table(u, t);
 			return 1;
 		}

@@ -3,7 +3,7 @@
  * do not edit. */
 #include "re_int.h"
 
-static const unsigned char uni_data[9563] = {
+const unsigned char re_unidata[9563] = {
 	0,31,95,32,173,1,0,210,10,5,22,0,192,1,0,49,0,128,3,1,80,0,171,30,0,252,15,4,
 	26,4,49,4,1,9,143,189,3,0,249,1,2,193,33,0,15,0,226,70,15,224,144,2,3,207,41,
 	7,134,221,48,0,30,95,128,192,3,255,49,128,142,56,253,255,3,2,253,255,3,128,
@@ -312,202 +312,232 @@ static const unsigned char uni_data[9563] = {
 	128,157,4,41,1,2,2,1,128,192,2,140,9,3,54,128,180,4,71,
 };
 
+const char re_uninames[] =
+	"Cc\0Cf\0Co\0Cs\0Ll\0Lm\0Lo\0Lt\0Lu\0Mc\0Me\0Mn\0Nd\0Nl\0No\0Pc\0Pd\0Pe\0"
+	"Pf\0Pi\0Po\0Ps\0Sc\0Sk\0Sm\0So\0Zl\0Zp\0Zs\0Adlam\0Ahom\0"
+	"Anatolian_Hieroglyphs\0Arabic\0Armenian\0Avestan\0Balinese\0Bamum\0"
+	"Bassa_Vah\0Batak\0Bengali\0Bhaiksuki\0Bopomofo\0Brahmi\0Braille\0"
+	"Buginese\0Buhid\0Canadian_Aboriginal\0Carian\0Caucasian_Albanian\0Chakma\0"
+	"Cham\0Cherokee\0Chorasmian\0Common\0Coptic\0Cuneiform\0Cypriot\0"
+	"Cypro_Minoan\0Cyrillic\0Deseret\0Devanagari\0Dives_Akuru\0Dogra\0"
+	"Duployan\0Egyptian_Hieroglyphs\0Elbasan\0Elymaic\0Ethiopic\0Georgian\0"
+	"Glagolitic\0Gothic\0Grantha\0Greek\0Gujarati\0Gunjala_Gondi\0Gurmukhi\0"
+	"Han\0Hangul\0Hanifi_Rohingya\0Hanunoo\0Hatran\0Hebrew\0Hiragana\0"
+	"Imperial_Aramaic\0Inherited\0Inscriptional_Pahlavi\0"
+	"Inscriptional_Parthian\0Javanese\0Kaithi\0Kannada\0Katakana\0Kawi\0"
+	"Kayah_Li\0Kharoshthi\0Khitan_Small_Script\0Khmer\0Khojki\0Khudawadi\0Lao\0"
+	"Latin\0Lepcha\0Limbu\0Linear_A\0Linear_B\0Lisu\0Lycian\0Lydian\0Mahajani\0"
+	"Makasar\0Malayalam\0Mandaic\0Manichaean\0Marchen\0Masaram_Gondi\0"
+	"Medefaidrin\0Meetei_Mayek\0Mende_Kikakui\0Meroitic_Cursive\0"
+	"Meroitic_Hieroglyphs\0Miao\0Modi\0Mongolian\0Mro\0Multani\0Myanmar\0"
+	"Nabataean\0Nag_Mundari\0Nandinagari\0New_Tai_Lue\0Newa\0Nko\0Nushu\0"
+	"Nyiakeng_Puachue_Hmong\0Ogham\0Ol_Chiki\0Old_Hungarian\0Old_Italic\0"
+	"Old_North_Arabian\0Old_Permic\0Old_Persian\0Old_Sogdian\0"
+	"Old_South_Arabian\0Old_Turkic\0Old_Uyghur\0Oriya\0Osage\0Osmanya\0"
+	"Pahawh_Hmong\0Palmyrene\0Pau_Cin_Hau\0Phags_Pa\0Phoenician\0"
+	"Psalter_Pahlavi\0Rejang\0Runic\0Samaritan\0Saurashtra\0Sharada\0Shavian\0"
+	"Siddham\0SignWriting\0Sinhala\0Sogdian\0Sora_Sompeng\0Soyombo\0Sundanese\0"
+	"Syloti_Nagri\0Syriac\0Tagalog\0Tagbanwa\0Tai_Le\0Tai_Tham\0Tai_Viet\0"
+	"Takri\0Tamil\0Tangsa\0Tangut\0Telugu\0Thaana\0Thai\0Tibetan\0Tifinagh\0"
+	"Tirhuta\0Toto\0Ugaritic\0Vai\0Vithkuqi\0Wancho\0Warang_Citi\0Yezidi\0Yi\0"
+	"Zanabazar_Square\0";
+
 /* categories first (two-letter names, sorted), then scripts */
-const struct re_unitab re_unitabs[] = {
-	{ "Cc", uni_data + 0, 2 },
-	{ "Cf", uni_data + 4, 21 },
-	{ "Co", uni_data + 62, 3 },
-	{ "Cs", uni_data + 77, 1 },
-	{ "Ll", uni_data + 82, 658 },
-	{ "Lm", uni_data + 1422, 71 },
-	{ "Lo", uni_data + 1601, 510 },
-	{ "Lt", uni_data + 2693, 10 },
-	{ "Lu", uni_data + 2715, 646 },
-	{ "Mc", uni_data + 4029, 182 },
-	{ "Me", uni_data + 4422, 5 },
-	{ "Mn", uni_data + 4437, 346 },
-	{ "Nd", uni_data + 5181, 64 },
-	{ "Nl", uni_data + 5349, 12 },
-	{ "No", uni_data + 5383, 72 },
-	{ "Pc", uni_data + 5567, 6 },
-	{ "Pd", uni_data + 5583, 19 },
-	{ "Pe", uni_data + 5631, 76 },
-	{ "Pf", uni_data + 5795, 10 },
-	{ "Pi", uni_data + 5818, 11 },
-	{ "Po", uni_data + 5843, 187 },
-	{ "Ps", uni_data + 6273, 79 },
-	{ "Sc", uni_data + 6443, 21 },
-	{ "Sk", uni_data + 6503, 31 },
-	{ "Sm", uni_data + 6578, 64 },
-	{ "So", uni_data + 6724, 184 },
-	{ "Zl", uni_data + 7153, 1 },
-	{ "Zp", uni_data + 7156, 1 },
-	{ "Zs", uni_data + 7159, 7 },
-	{ "Adlam", uni_data + 7176, 3 },
-	{ "Ahom", uni_data + 7184, 3 },
-	{ "Anatolian_Hieroglyphs", uni_data + 7192, 1 },
-	{ "Arabic", uni_data + 7197, 58 },
-	{ "Armenian", uni_data + 7322, 4 },
-	{ "Avestan", uni_data + 7333, 2 },
-	{ "Balinese", uni_data + 7339, 2 },
-	{ "Bamum", uni_data + 7344, 2 },
-	{ "Bassa_Vah", uni_data + 7353, 2 },
-	{ "Batak", uni_data + 7359, 2 },
-	{ "Bengali", uni_data + 7364, 14 },
-	{ "Bhaiksuki", uni_data + 7393, 4 },
-	{ "Bopomofo", uni_data + 7403, 3 },
-	{ "Brahmi", uni_data + 7411, 3 },
-	{ "Braille", uni_data + 7419, 1 },
-	{ "Buginese", uni_data + 7423, 2 },
-	{ "Buhid", uni_data + 7428, 1 },
-	{ "Canadian_Aboriginal", uni_data + 7431, 3 },
-	{ "Carian", uni_data + 7442, 1 },
-	{ "Caucasian_Albanian", uni_data + 7446, 2 },
-	{ "Chakma", uni_data + 7452, 2 },
-	{ "Cham", uni_data + 7458, 4 },
-	{ "Cherokee", uni_data + 7468, 3 },
-	{ "Chorasmian", uni_data + 7477, 1 },
-	{ "Common", uni_data + 7481, 173 },
-	{ "Coptic", uni_data + 7877, 3 },
-	{ "Cuneiform", uni_data + 7885, 4 },
-	{ "Cypriot", uni_data + 7897, 6 },
-	{ "Cypro_Minoan", uni_data + 7911, 1 },
-	{ "Cyrillic", uni_data + 7915, 10 },
-	{ "Deseret", uni_data + 7947, 1 },
-	{ "Devanagari", uni_data + 7951, 5 },
-	{ "Dives_Akuru", uni_data + 7966, 8 },
-	{ "Dogra", uni_data + 7984, 1 },
-	{ "Duployan", uni_data + 7988, 5 },
-	{ "Egyptian_Hieroglyphs", uni_data + 8000, 1 },
-	{ "Elbasan", uni_data + 8005, 1 },
-	{ "Elymaic", uni_data + 8009, 1 },
-	{ "Ethiopic", uni_data + 8013, 36 },
-	{ "Georgian", uni_data + 8091, 10 },
-	{ "Glagolitic", uni_data + 8114, 6 },
-	{ "Gothic", uni_data + 8129, 1 },
-	{ "Grantha", uni_data + 8133, 15 },
-	{ "Greek", uni_data + 8165, 36 },
-	{ "Gujarati", uni_data + 8247, 14 },
-	{ "Gunjala_Gondi", uni_data + 8276, 6 },
-	{ "Gurmukhi", uni_data + 8290, 16 },
-	{ "Han", uni_data + 8323, 21 },
-	{ "Hangul", uni_data + 8389, 14 },
-	{ "Hanifi_Rohingya", uni_data + 8426, 2 },
-	{ "Hanunoo", uni_data + 8432, 1 },
-	{ "Hatran", uni_data + 8435, 3 },
-	{ "Hebrew", uni_data + 8443, 9 },
-	{ "Hiragana", uni_data + 8464, 6 },
-	{ "Imperial_Aramaic", uni_data + 8482, 2 },
-	{ "Inherited", uni_data + 8488, 29 },
-	{ "Inscriptional_Pahlavi", uni_data + 8567, 2 },
-	{ "Inscriptional_Parthian", uni_data + 8573, 2 },
-	{ "Javanese", uni_data + 8579, 3 },
-	{ "Kaithi", uni_data + 8587, 2 },
-	{ "Kannada", uni_data + 8593, 13 },
-	{ "Katakana", uni_data + 8620, 14 },
-	{ "Kawi", uni_data + 8656, 3 },
-	{ "Kayah_Li", uni_data + 8664, 2 },
-	{ "Kharoshthi", uni_data + 8670, 8 },
-	{ "Khitan_Small_Script", uni_data + 8688, 2 },
-	{ "Khmer", uni_data + 8696, 4 },
-	{ "Khojki", uni_data + 8706, 2 },
-	{ "Khudawadi", uni_data + 8712, 2 },
-	{ "Lao", uni_data + 8718, 11 },
-	{ "Latin", uni_data + 8741, 39 },
-	{ "Lepcha", uni_data + 8834, 3 },
-	{ "Limbu", uni_data + 8841, 5 },
-	{ "Linear_A", uni_data + 8852, 3 },
-	{ "Linear_B", uni_data + 8861, 7 },
-	{ "Lisu", uni_data + 8877, 2 },
-	{ "Lycian", uni_data + 8885, 1 },
-	{ "Lydian", uni_data + 8889, 2 },
-	{ "Mahajani", uni_data + 8895, 1 },
-	{ "Makasar", uni_data + 8899, 1 },
-	{ "Malayalam", uni_data + 8903, 7 },
-	{ "Mandaic", uni_data + 8918, 2 },
-	{ "Manichaean", uni_data + 8923, 2 },
-	{ "Marchen", uni_data + 8929, 3 },
-	{ "Masaram_Gondi", uni_data + 8937, 7 },
-	{ "Medefaidrin", uni_data + 8953, 1 },
-	{ "Meetei_Mayek", uni_data + 8957, 3 },
-	{ "Mende_Kikakui", uni_data + 8966, 2 },
-	{ "Meroitic_Cursive", uni_data + 8973, 3 },
-	{ "Meroitic_Hieroglyphs", uni_data + 8981, 1 },
-	{ "Miao", uni_data + 8985, 3 },
-	{ "Modi", uni_data + 8993, 2 },
-	{ "Mongolian", uni_data + 8999, 6 },
-	{ "Mro", uni_data + 9014, 3 },
-	{ "Multani", uni_data + 9022, 5 },
-	{ "Myanmar", uni_data + 9034, 3 },
-	{ "Nabataean", uni_data + 9044, 2 },
-	{ "Nag_Mundari", uni_data + 9050, 1 },
-	{ "Nandinagari", uni_data + 9054, 3 },
-	{ "New_Tai_Lue", uni_data + 9062, 4 },
-	{ "Newa", uni_data + 9071, 2 },
-	{ "Nko", uni_data + 9077, 2 },
-	{ "Nushu", uni_data + 9082, 2 },
-	{ "Nyiakeng_Puachue_Hmong", uni_data + 9091, 4 },
-	{ "Ogham", uni_data + 9101, 1 },
-	{ "Ol_Chiki", uni_data + 9104, 1 },
-	{ "Old_Hungarian", uni_data + 9107, 3 },
-	{ "Old_Italic", uni_data + 9115, 2 },
-	{ "Old_North_Arabian", uni_data + 9121, 1 },
-	{ "Old_Permic", uni_data + 9125, 1 },
-	{ "Old_Persian", uni_data + 9129, 2 },
-	{ "Old_Sogdian", uni_data + 9135, 1 },
-	{ "Old_South_Arabian", uni_data + 9139, 1 },
-	{ "Old_Turkic", uni_data + 9143, 1 },
-	{ "Old_Uyghur", uni_data + 9147, 1 },
-	{ "Oriya", uni_data + 9151, 14 },
-	{ "Osage", uni_data + 9180, 2 },
-	{ "Osmanya", uni_data + 9186, 2 },
-	{ "Pahawh_Hmong", uni_data + 9192, 5 },
-	{ "Palmyrene", uni_data + 9204, 1 },
-	{ "Pau_Cin_Hau", uni_data + 9208, 1 },
-	{ "Phags_Pa", uni_data + 9212, 1 },
-	{ "Phoenician", uni_data + 9216, 2 },
-	{ "Psalter_Pahlavi", uni_data + 9222, 3 },
-	{ "Rejang", uni_data + 9230, 2 },
-	{ "Runic", uni_data + 9236, 2 },
-	{ "Samaritan", uni_data + 9241, 2 },
-	{ "Saurashtra", uni_data + 9246, 2 },
-	{ "Sharada", uni_data + 9252, 1 },
-	{ "Shavian", uni_data + 9256, 1 },
-	{ "Siddham", uni_data + 9260, 2 },
-	{ "SignWriting", uni_data + 9266, 3 },
-	{ "Sinhala", uni_data + 9275, 13 },
-	{ "Sogdian", uni_data + 9304, 1 },
-	{ "Sora_Sompeng", uni_data + 9308, 2 },
-	{ "Soyombo", uni_data + 9314, 1 },
-	{ "Sundanese", uni_data + 9318, 2 },
-	{ "Syloti_Nagri", uni_data + 9324, 1 },
-	{ "Syriac", uni_data + 9328, 4 },
-	{ "Tagalog", uni_data + 9338, 2 },
-	{ "Tagbanwa", uni_data + 9343, 3 },
-	{ "Tai_Le", uni_data + 9350, 2 },
-	{ "Tai_Tham", uni_data + 9355, 5 },
-	{ "Tai_Viet", uni_data + 9366, 2 },
-	{ "Takri", uni_data + 9372, 2 },
-	{ "Tamil", uni_data + 9378, 18 },
-	{ "Tangsa", uni_data + 9417, 2 },
-	{ "Tangut", uni_data + 9423, 4 },
-	{ "Telugu", uni_data + 9436, 13 },
-	{ "Thaana", uni_data + 9463, 1 },
-	{ "Thai", uni_data + 9466, 2 },
-	{ "Tibetan", uni_data + 9471, 7 },
-	{ "Tifinagh", uni_data + 9486, 3 },
-	{ "Tirhuta", uni_data + 9493, 2 },
-	{ "Toto", uni_data + 9499, 1 },
-	{ "Ugaritic", uni_data + 9503, 2 },
-	{ "Vai", uni_data + 9509, 1 },
-	{ "Vithkuqi", uni_data + 9514, 8 },
-	{ "Wancho", uni_data + 9532, 2 },
-	{ "Warang_Citi", uni_data + 9538, 2 },
-	{ "Yezidi", uni_data + 9544, 3 },
-	{ "Yi", uni_data + 9552, 2 },
-	{ "Zanabazar_Square", uni_data + 9559, 1 },
-	{ 0, 0, 0 },
+const struct re_unitab re_unitabs[192] = {
+	{ 0, 0, 2 }, /* Cc */
+	{ 4, 4, 21 }, /* Cf */
+	{ 8, 62, 3 }, /* Co */
+	{ 12, 77, 1 }, /* Cs */
+	{ 16, 82, 658 }, /* Ll */
+	{ 20, 1422, 71 }, /* Lm */
+	{ 24, 1601, 510 }, /* Lo */
+	{ 28, 2693, 10 }, /* Lt */
+	{ 32, 2715, 646 }, /* Lu */
+	{ 36, 4029, 182 }, /* Mc */
+	{ 40, 4422, 5 }, /* Me */
+	{ 44, 4437, 346 }, /* Mn */
+	{ 48, 5181, 64 }, /* Nd */
+	{ 52, 5349, 12 }, /* Nl */
+	{ 56, 5383, 72 }, /* No */
+	{ 60, 5567, 6 }, /* Pc */
+	{ 64, 5583, 19 }, /* Pd */
+	{ 68, 5631, 76 }, /* Pe */
+	{ 72, 5795, 10 }, /* Pf */
+	{ 76, 5818, 11 }, /* Pi */
+	{ 80, 5843, 187 }, /* Po */
+	{ 84, 6273, 79 }, /* Ps */
+	{ 88, 6443, 21 }, /* Sc */
+	{ 92, 6503, 31 }, /* Sk */
+	{ 96, 6578, 64 }, /* Sm */
+	{ 100, 6724, 184 }, /* So */
+	{ 104, 7153, 1 }, /* Zl */
+	{ 108, 7156, 1 }, /* Zp */
+	{ 112, 7159, 7 }, /* Zs */
+	{ 116, 7176, 3 }, /* Adlam */
+	{ 123, 7184, 3 }, /* Ahom */
+	{ 129, 7192, 1 }, /* Anatolian_Hieroglyphs */
+	{ 152, 7197, 58 }, /* Arabic */
+	{ 160, 7322, 4 }, /* Armenian */
+	{ 170, 7333, 2 }, /* Avestan */
+	{ 179, 7339, 2 }, /* Balinese */
+	{ 189, 7344, 2 }, /* Bamum */
+	{ 196, 7353, 2 }, /* Bassa_Vah */
+	{ 207, 7359, 2 }, /* Batak */
+	{ 214, 7364, 14 }, /* Bengali */
+	{ 223, 7393, 4 }, /* Bhaiksuki */
+	{ 234, 7403, 3 }, /* Bopomofo */
+	{ 244, 7411, 3 }, /* Brahmi */
+	{ 252, 7419, 1 }, /* Braille */
+	{ 261, 7423, 2 }, /* Buginese */
+	{ 271, 7428, 1 }, /* Buhid */
+	{ 278, 7431, 3 }, /* Canadian_Aboriginal */
+	{ 299, 7442, 1 }, /* Carian */
+	{ 307, 7446, 2 }, /* Caucasian_Albanian */
+	{ 327, 7452, 2 }, /* Chakma */
+	{ 335, 7458, 4 }, /* Cham */
+	{ 341, 7468, 3 }, /* Cherokee */
+	{ 351, 7477, 1 }, /* Chorasmian */
+	{ 363, 7481, 173 }, /* Common */
+	{ 371, 7877, 3 }, /* Coptic */
+	{ 379, 7885, 4 }, /* Cuneiform */
+	{ 390, 7897, 6 }, /* Cypriot */
+	{ 399, 7911, 1 }, /* Cypro_Minoan */
+	{ 413, 7915, 10 }, /* Cyrillic */
+	{ 423, 7947, 1 }, /* Deseret */
+	{ 432, 7951, 5 }, /* Devanagari */
+	{ 444, 7966, 8 }, /* Dives_Akuru */
+	{ 457, 7984, 1 }, /* Dogra */
+	{ 464, 7988, 5 }, /* Duployan */
+	{ 474, 8000, 1 }, /* Egyptian_Hieroglyphs */
+	{ 496, 8005, 1 }, /* Elbasan */
+	{ 505, 8009, 1 }, /* Elymaic */
+	{ 514, 8013, 36 }, /* Ethiopic */
+	{ 524, 8091, 10 }, /* Georgian */
+	{ 534, 8114, 6 }, /* Glagolitic */
+	{ 546, 8129, 1 }, /* Gothic */
+	{ 554, 8133, 15 }, /* Grantha */
+	{ 563, 8165, 36 }, /* Greek */
+	{ 570, 8247, 14 }, /* Gujarati */
+	{ 580, 8276, 6 }, /* Gunjala_Gondi */
+	{ 595, 8290, 16 }, /* Gurmukhi */
+	{ 605, 8323, 21 }, /* Han */
+	{ 610, 8389, 14 }, /* Hangul */
+	{ 618, 8426, 2 }, /* Hanifi_Rohingya */
+	{ 635, 8432, 1 }, /* Hanunoo */
+	{ 644, 8435, 3 }, /* Hatran */
+	{ 652, 8443, 9 }, /* Hebrew */
+	{ 660, 8464, 6 }, /* Hiragana */
+	{ 670, 8482, 2 }, /* Imperial_Aramaic */
+	{ 688, 8488, 29 }, /* Inherited */
+	{ 699, 8567, 2 }, /* Inscriptional_Pahlavi */
+	{ 722, 8573, 2 }, /* Inscriptional_Parthian */
+	{ 746, 8579, 3 }, /* Javanese */
+	{ 756, 8587, 2 }, /* Kaithi */
+	{ 764, 8593, 13 }, /* Kannada */
+	{ 773, 8620, 14 }, /* Katakana */
+	{ 783, 8656, 3 }, /* Kawi */
+	{ 789, 8664, 2 }, /* Kayah_Li */
+	{ 799, 8670, 8 }, /* Kharoshthi */
+	{ 811, 8688, 2 }, /* Khitan_Small_Script */
+	{ 832, 8696, 4 }, /* Khmer */
+	{ 839, 8706, 2 }, /* Khojki */
+	{ 847, 8712, 2 }, /* Khudawadi */
+	{ 858, 8718, 11 }, /* Lao */
+	{ 863, 8741, 39 }, /* Latin */
+	{ 870, 8834, 3 }, /* Lepcha */
+	{ 878, 8841, 5 }, /* Limbu */
+	{ 885, 8852, 3 }, /* Linear_A */
+	{ 895, 8861, 7 }, /* Linear_B */
+	{ 905, 8877, 2 }, /* Lisu */
+	{ 911, 8885, 1 }, /* Lycian */
+	{ 919, 8889, 2 }, /* Lydian */
+	{ 927, 8895, 1 }, /* Mahajani */
+	{ 937, 8899, 1 }, /* Makasar */
+	{ 946, 8903, 7 }, /* Malayalam */
+	{ 957, 8918, 2 }, /* Mandaic */
+	{ 966, 8923, 2 }, /* Manichaean */
+	{ 978, 8929, 3 }, /* Marchen */
+	{ 987, 8937, 7 }, /* Masaram_Gondi */
+	{ 1002, 8953, 1 }, /* Medefaidrin */
+	{ 1015, 8957, 3 }, /* Meetei_Mayek */
+	{ 1029, 8966, 2 }, /* Mende_Kikakui */
+	{ 1044, 8973, 3 }, /* Meroitic_Cursive */
+	{ 1062, 8981, 1 }, /* Meroitic_Hieroglyphs */
+	{ 1084, 8985, 3 }, /* Miao */
+	{ 1090, 8993, 2 }, /* Modi */
+	{ 1096, 8999, 6 }, /* Mongolian */
+	{ 1107, 9014, 3 }, /* Mro */
+	{ 1112, 9022, 5 }, /* Multani */
+	{ 1121, 9034, 3 }, /* Myanmar */
+	{ 1130, 9044, 2 }, /* Nabataean */
+	{ 1141, 9050, 1 }, /* Nag_Mundari */
+	{ 1154, 9054, 3 }, /* Nandinagari */
+	{ 1167, 9062, 4 }, /* New_Tai_Lue */
+	{ 1180, 9071, 2 }, /* Newa */
+	{ 1186, 9077, 2 }, /* Nko */
+	{ 1191, 9082, 2 }, /* Nushu */
+	{ 1198, 9091, 4 }, /* Nyiakeng_Puachue_Hmong */
+	{ 1222, 9101, 1 }, /* Ogham */
+	{ 1229, 9104, 1 }, /* Ol_Chiki */
+	{ 1239, 9107, 3 }, /* Old_Hungarian */
+	{ 1254, 9115, 2 }, /* Old_Italic */
+	{ 1266, 9121, 1 }, /* Old_North_Arabian */
+	{ 1285, 9125, 1 }, /* Old_Permic */
+	{ 1297, 9129, 2 }, /* Old_Persian */
+	{ 1310, 9135, 1 }, /* Old_Sogdian */
+	{ 1323, 9139, 1 }, /* Old_South_Arabian */
+	{ 1342, 9143, 1 }, /* Old_Turkic */
+	{ 1354, 9147, 1 }, /* Old_Uyghur */
+	{ 1366, 9151, 14 }, /* Oriya */
+	{ 1373, 9180, 2 }, /* Osage */
+	{ 1380, 9186, 2 }, /* Osmanya */
+	{ 1389, 9192, 5 }, /* Pahawh_Hmong */
+	{ 1403, 9204, 1 }, /* Palmyrene */
+	{ 1414, 9208, 1 }, /* Pau_Cin_Hau */
+	{ 1427, 9212, 1 }, /* Phags_Pa */
+	{ 1437, 9216, 2 }, /* Phoenician */
+	{ 1449, 9222, 3 }, /* Psalter_Pahlavi */
+	{ 1466, 9230, 2 }, /* Rejang */
+	{ 1474, 9236, 2 }, /* Runic */
+	{ 1481, 9241, 2 }, /* Samaritan */
+	{ 1492, 9246, 2 }, /* Saurashtra */
+	{ 1504, 9252, 1 }, /* Sharada */
+	{ 1513, 9256, 1 }, /* Shavian */
+	{ 1522, 9260, 2 }, /* Siddham */
+	{ 1531, 9266, 3 }, /* SignWriting */
+	{ 1544, 9275, 13 }, /* Sinhala */
+	{ 1553, 9304, 1 }, /* Sogdian */
+	{ 1562, 9308, 2 }, /* Sora_Sompeng */
+	{ 1576, 9314, 1 }, /* Soyombo */
+	{ 1585, 9318, 2 }, /* Sundanese */
+	{ 1596, 9324, 1 }, /* Syloti_Nagri */
+	{ 1610, 9328, 4 }, /* Syriac */
+	{ 1618, 9338, 2 }, /* Tagalog */
+	{ 1627, 9343, 3 }, /* Tagbanwa */
+	{ 1637, 9350, 2 }, /* Tai_Le */
+	{ 1645, 9355, 5 }, /* Tai_Tham */
+	{ 1655, 9366, 2 }, /* Tai_Viet */
+	{ 1665, 9372, 2 }, /* Takri */
+	{ 1672, 9378, 18 }, /* Tamil */
+	{ 1679, 9417, 2 }, /* Tangsa */
+	{ 1687, 9423, 4 }, /* Tangut */
+	{ 1695, 9436, 13 }, /* Telugu */
+	{ 1703, 9463, 1 }, /* Thaana */
+	{ 1711, 9466, 2 }, /* Thai */
+	{ 1717, 9471, 7 }, /* Tibetan */
+	{ 1726, 9486, 3 }, /* Tifinagh */
+	{ 1736, 9493, 2 }, /* Tirhuta */
+	{ 1745, 9499, 1 }, /* Toto */
+	{ 1751, 9503, 2 }, /* Ugaritic */
+	{ 1761, 9509, 1 }, /* Vai */
+	{ 1766, 9514, 8 }, /* Vithkuqi */
+	{ 1776, 9532, 2 }, /* Wancho */
+	{ 1784, 9538, 2 }, /* Warang_Citi */
+	{ 1797, 9544, 3 }, /* Yezidi */
+	{ 1805, 9552, 2 }, /* Yi */
+	{ 1809, 9559, 1 }, /* Zanabazar_Square */
 };
+const int re_nunitab = 192;
 const int re_ncat = 29;
 
 /* c in [lo,hi] with (c-lo)%stride == 0 folds to c+delta; following the map
