@@ -100,7 +100,7 @@ w("")
 names, noff = "", []
 for name, off, n in index:
     noff.append(len(names))
-    names += name + "\\0"
+    names += name + "\0"
 assert len(stream) < 65536 and len(names) < 65536
 w("const char re_uninames[] =")
 line = '\t"'
