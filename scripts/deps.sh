@@ -6,7 +6,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"
 zdir="$build/zlib"
-pkgs="gcc libc6-dev musl-tools kconfig-frontends-nox file zlib1g-dev busybox-static"
+pkgs="gcc libc6-dev musl-tools kconfig-frontends-nox file zlib1g-dev busybox-static unicode-data"
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 . "$top/scripts/apt.sh"

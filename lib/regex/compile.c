@@ -346,28 +346,15 @@ static uint32_t trie_emit(struct comp *c, struct trie *t, int ni,
 	return pc;
 }
 
-/* One invalid UTF-8 unit, matched where Go would see U+FFFD: a stray
- * byte, or a lead byte with a truncated tail. */
+/* One byte of invalid UTF-8, which Go reads as U+FFFD: any byte from 80
+ * to ff after which a character boundary follows (a lead byte whose
+ * sequence is complete and valid is not followed by one). */
 static uint32_t emit_invalid(struct comp *c, uint32_t next)
 {
-	uint32_t n1, x2, x3;
-	struct edge e[4];
+	uint32_t b = emit(c, OP_ASSERT, A_BOUND, next, 0);
 
-	c->p->asserts |= A_NOTCONT;
-	n1 = emit(c, OP_ASSERT, A_NOTCONT, next, 0);
-	x2 = emit(c, OP_SPLIT, 0, n1, emit_range(c, 0x80, 0xbf, n1));
-	x3 = emit(c, OP_SPLIT, 0, n1, emit_range(c, 0x80, 0xbf, x2));
-	if (c->failed)
-		return BAD;
-	e[0] = (struct edge){ 0x80, 0xc1, next };
-	e[1] = (struct edge){ 0xc2, 0xdf, n1 };
-	e[2] = (struct edge){ 0xe0, 0xef, x2 };
-	e[3] = (struct edge){ 0xf0, 0xf4, x3 };
-	x2 = emit_byte(c, e, 4);
-	x3 = emit_range(c, 0xf5, 0xff, next);
-	if (c->failed)
-		return BAD;
-	return emit(c, OP_SPLIT, 0, x2, x3);
+	c->p->asserts |= A_BOUND;
+	return c->failed ? BAD : emit_range(c, 0x80, 0xff, b);
 }
 
 static uint32_t comp_class(struct comp *c, const struct rclass *cls,
@@ -545,11 +532,19 @@ static void byte_classes(struct prog *p)
 		mark(b, 'a', 'z');
 		mark(b, '_', '_');
 	}
-	if (p->asserts & A_NOTCONT) {
-		mark(b, 0x80, 0xbf);
+	if (p->utf8ctx) { /* what the UTF-8 decoder of dfa.c tells apart */
+		mark(b, 0x80, 0x8f);
+		mark(b, 0x90, 0x9f);
+		mark(b, 0xa0, 0xbf);
+		mark(b, 0xc0, 0xc1);
 		mark(b, 0xc2, 0xdf);
-		mark(b, 0xe0, 0xef);
-		mark(b, 0xf0, 0xf4);
+		mark(b, 0xe0, 0xe0);
+		mark(b, 0xe1, 0xec);
+		mark(b, 0xed, 0xed);
+		mark(b, 0xee, 0xef);
+		mark(b, 0xf0, 0xf0);
+		mark(b, 0xf1, 0xf3);
+		mark(b, 0xf4, 0xf4);
 	}
 	for (c = 0; c < 256; c++) {
 		if (c && b[c])
@@ -575,6 +570,10 @@ int re_compile_prog(const struct ast *a, struct prog *p)
 		re_prog_free(p);
 		return r;
 	}
+	/* Only a byte of invalid UTF-8 (U+FFFD in a class) or \B can see
+	 * character positions inside invalid sequences; for other programs
+	 * the DFA may read invalid text loosely. */
+	p->utf8ctx = (p->asserts & (A_BOUND | A_NWORDB)) != 0;
 	byte_classes(p);
 	return 0;
 }

@@ -9,14 +9,22 @@
  * start at every position (unanchored) and stops at the earliest match
  * end. States live in a bounded cache that is flushed when full; if it
  * keeps filling up, the search gives up and the caller uses the Pike VM.
+ *
+ * Character positions: Go reads a byte of invalid UTF-8 as a character of
+ * its own. For a program that can see that (prog.utf8ctx) the state holds
+ * a UTF-8 decoder; with it, positions inside a valid character are known
+ * from the bytes before them, which is exact as long as the text is valid.
+ * At the first invalid byte the search stops (-2) and the caller asks
+ * the Pike VM, which looks ahead as far as it needs.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "re_int.h"
 
-/* state flags: what the byte before the state's position was */
-enum { F_BOL = 1, F_BOT = 2, F_WORD = 4, F_PEND = 8 /* 2 bits */ };
-#define PEND(f) (((f) >> 3) & 3)
+/* state flags: what the bytes before the state's position were */
+enum { F_BOL = 1, F_BOT = 2, F_WORD = 4, F_DEC = 8 /* 3 bits: u8_next */ };
+#define DEC(f) (((f) >> 3) & 7)
+#define BAIL INT32_MIN /* transition(): invalid UTF-8, ask the Pike VM */
 
 struct dstate {
 	uint32_t pcoff, npc, hash;
@@ -33,7 +41,7 @@ struct dfa {
 	int32_t *tab;
 	size_t captab;
 	uint32_t *ht, hcap;
-	uint32_t start[32];
+	uint32_t start[64];
 	size_t mem;
 	uint8_t rep[256];
 	/* scratch */
@@ -68,8 +76,8 @@ struct dfa *dfa_new(const struct prog *p)
 		d->fmask |= F_BOT;
 	if (p->asserts & (A_WORDB | A_NWORDB))
 		d->fmask |= F_WORD;
-	if (p->asserts & A_NOTCONT)
-		d->fmask |= 3 * F_PEND;
+	if (p->utf8ctx)
+		d->fmask |= 7 * F_DEC;
 	for (c = 255; c >= 0; c--)
 		d->rep[p->bclass[c]] = (uint8_t)c;
 	d->hcap = 1024;
@@ -220,19 +228,6 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static unsigned pend_after(unsigned pend, int c)
-{
-	if (c >= 0xc2 && c <= 0xdf)
-		return 1;
-	if (c >= 0xe0 && c <= 0xef)
-		return 2;
-	if (c >= 0xf0 && c <= 0xf4)
-		return 3;
-	if (c >= 0x80 && c <= 0xbf && pend)
-		return pend - 1;
-	return 0;
-}
-
 static void next_gen(struct dfa *d, uint32_t n)
 {
 	if (++d->gen == 0) {
@@ -251,7 +246,7 @@ static int step(struct dfa *d, const struct prog *p, uint32_t si, int c)
 	unsigned f = s->flags, ctx = 0;
 	uint32_t sp = 0, pc, nx, i;
 	const struct inst *in;
-	int match = 0;
+	int match = 0, bad = 0;
 
 	if (f & F_BOL)
 		ctx |= A_BOL;
@@ -262,12 +257,14 @@ static int step(struct dfa *d, const struct prog *p, uint32_t si, int c)
 	else if (c == '\n')
 		ctx |= A_EOL;
 	ctx |= (!!(f & F_WORD) != re_isword(c)) ? A_WORDB : A_NWORDB;
-	if (c < 0 || (c & 0xc0) != 0x80)
-		ctx |= A_NOTCONT;
+	/* inside a character unless c breaks the sequence (then the
+	 * transition bails out, this state's answer is never used) */
+	if (!DEC(f) || c < 0 || (u8_next(DEC(f), c, &bad), bad))
+		ctx |= A_BOUND;
 	next_gen(d, p->ninst);
 	d->nkern = 0;
 	/* restart at every character boundary (unanchored search) */
-	if (!PEND(f) || (ctx & A_NOTCONT))
+	if (ctx & A_BOUND)
 		d->stack[sp++] = p->start;
 	for (i = s->npc; i > 0; i--)
 		d->stack[sp++] = d->pcs[s->pcoff + i - 1];
@@ -306,21 +303,25 @@ static int step(struct dfa *d, const struct prog *p, uint32_t si, int c)
 	return match;
 }
 
-/* The transition of state si on byte class k; 0 on out of memory. */
+/* The transition of state si on byte class k; 0 on out of memory, BAIL
+ * if the byte is invalid UTF-8 and the program cares. */
 static int32_t transition(struct dfa *d, const struct prog *p, uint32_t si,
 			  int k)
 {
-	int c = d->rep[k], match, flushed = 0;
-	unsigned f = d->st[si].flags, nf = 0;
+	int c = d->rep[k], match, flushed = 0, bad = 0;
+	unsigned f = d->st[si].flags, nf = 0, dec;
 	uint32_t ti;
 
+	dec = u8_next(DEC(f), c, &bad);
+	if (bad && p->utf8ctx)
+		return BAIL;
 	match = step(d, p, si, c);
 	qsort(d->kern, d->nkern, sizeof(*d->kern), cmp_u32);
 	if (c == '\n')
 		nf |= F_BOL;
 	if (re_isword(c))
 		nf |= F_WORD;
-	nf |= pend_after(PEND(f), c) * F_PEND;
+	nf |= dec * F_DEC;
 	nf &= d->fmask;
 	ti = find_state(d, nf, match, &flushed);
 	if (!ti)
@@ -334,8 +335,8 @@ static int32_t transition(struct dfa *d, const struct prog *p, uint32_t si,
 
 static uint32_t start_state(struct dfa *d, const unsigned char *s, size_t from)
 {
-	unsigned f = 0, pend = 0;
-	int flushed = 0;
+	unsigned f = 0, dec = 0;
+	int flushed = 0, bad;
 	size_t k;
 
 	if (from == 0)
@@ -345,8 +346,8 @@ static uint32_t start_state(struct dfa *d, const unsigned char *s, size_t from)
 	if (from > 0 && re_isword(s[from - 1]))
 		f |= F_WORD;
 	for (k = from > 3 ? from - 3 : 0; k < from; k++)
-		pend = pend_after(pend, s[k]);
-	f |= pend * F_PEND;
+		dec = u8_next(dec, s[k], &bad);
+	f |= dec * F_DEC;
 	f &= d->fmask;
 	if (!d->start[f]) {
 		d->nkern = 0;
@@ -409,6 +410,10 @@ int dfa_search(struct dfa *d, const struct prog *p, const unsigned char *s,
 			d->pos = i;
 			t = transition(d, p, (uint32_t)(cur / d->stride),
 				       cls[s[i]]);
+			if (t == BAIL) {
+				*me = i;
+				return -2;
+			}
 			if (!t || d->bad > 3)
 				return -1;
 		}
@@ -427,8 +432,14 @@ int dfa_search(struct dfa *d, const struct prog *p, const unsigned char *s,
 				       cls[s[end]]);
 		if (!t)
 			return -1;
+	} else if (p->utf8ctx && DEC(d->st[cur / d->stride].flags)) {
+		t = BAIL; /* text ends inside a character */
 	} else {
 		t = step(d, p, (uint32_t)(cur / d->stride), -1) ? -1 : 1;
+	}
+	if (t == BAIL) {
+		*me = end;
+		return -2;
 	}
 	if (t < 0) {
 		*me = end;

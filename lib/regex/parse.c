@@ -5,6 +5,7 @@
  * is, (?m) and RE_LINE decide which assertion ^ and $ become. The
  * compiler then never sees a flag.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +24,6 @@ struct parser {
 	char *err;
 	size_t errlen;
 	int failed;
-	size_t (*names)[2]; /* offset, length of each group name */
-	int nnames;
 };
 
 void re_errf(char *err, size_t errlen, const char *pat, size_t len,
@@ -235,8 +234,10 @@ static int parse_posix(struct parser *p, struct rclass *dst)
 	int neg = 0;
 	struct rclass t = { 0 };
 
-	end = memchr(s, ':', p->len - p->pos - 2);
-	if (!end || end + 1 >= p->pat + p->len || end[1] != ']')
+	/* as Go: the name runs to the first ":]", so [[:a:b:]] is an
+	 * unknown name, not a bracket holding '[' ':' 'a' ... */
+	end = memmem(s, p->len - p->pos - 2, ":]", 2);
+	if (!end)
 		return 0;
 	if (*s == '^')
 		neg = 1, s++;
@@ -269,29 +270,44 @@ static uint32_t read_varint(const unsigned char **p)
 	return v | (uint32_t)*(*p)++ << shift;
 }
 
+static void add_table(const struct re_unitab *u, struct rclass *t)
+{
+	const unsigned char *d = re_unidata + u->data;
+	uint32_t lo, prev = 0;
+	int i;
+
+	for (i = 0; i < u->n; i++) {
+		lo = prev + read_varint(&d);
+		prev = lo + read_varint(&d);
+		cls_add(t, lo, prev);
+		prev++;
+	}
+}
+
+/* \p{name}: Any, a general category (one letter: the union of its
+ * two-letter ones) or a script, names as Go spells them. */
 static int unicode_class(const char *name, size_t n, struct rclass *t)
 {
 	const struct re_unitab *u;
-	const unsigned char *d;
-	uint32_t lo, prev;
-	int i;
+	const char *un;
+	int i, found = 0;
 
 	if (n == 3 && !memcmp(name, "Any", 3)) {
 		cls_add(t, 0, 0x10ffff);
 		return 1;
 	}
-	for (u = re_unitabs; u->name; u++) {
-		if (strlen(u->name) != n || memcmp(u->name, name, n))
-			continue;
-		for (i = 0, d = u->data, prev = 0; i < u->n; i++) {
-			lo = prev + read_varint(&d);
-			prev = lo + read_varint(&d);
-			cls_add(t, lo, prev);
-			prev++;
+	for (i = 0; i < re_nunitab; i++) {
+		u = &re_unitabs[i];
+		un = re_uninames + u->name;
+		if (n == 1 && i < re_ncat && un[0] == name[0]) {
+			add_table(u, t);
+			found = 1;
+		} else if (strlen(un) == n && !memcmp(un, name, n)) {
+			add_table(u, t);
+			return 1;
 		}
-		return 1;
 	}
-	return 0;
+	return found;
 }
 
 enum { ESC_RUNE, ESC_CLASS, ESC_ASSERT, ESC_ERR };
@@ -371,9 +387,8 @@ static int parse_uniclass(struct parser *p, size_t start, int neg,
 	if (!unicode_class(name, n, &t)) {
 		cls_free(&t);
 		return perr(p, start,
-			    "unknown Unicode class `%.*s` (known: L Lu Ll Lt "
-			    "Lm Lo M Mn N Nd P S Z Zs Cc Any Latin Greek "
-			    "Cyrillic Han)",
+			    "unknown Unicode class `%.*s` (not a general "
+			    "category or script)",
 			    (int)(p->pos - start), p->pat + start),
 		       ESC_ERR;
 	}
@@ -451,7 +466,7 @@ static int parse_escape(struct parser *p, int inclass, int32_t *r,
 			    "backreferences are not supported: `\\%c`", c),
 		       ESC_ERR;
 	default:
-		if (c < 0x80 && !re_isword(c)) {
+		if (c < 0x80 && !isalnum(c)) { /* punctuation, and _ */
 			*r = c;
 			return ESC_RUNE;
 		}
@@ -566,6 +581,14 @@ static struct node *lit_node(struct parser *p, int32_t r, int raw)
 
 	if (r == '\n' && (p->reflags & RE_LINE))
 		return class_node(p, &c); /* can never match */
+	/* text never decodes to a surrogate; U+FFFD also matches each
+	 * byte of invalid UTF-8, which a class knows how to do */
+	if (!raw && r >= 0xd800 && r <= 0xdfff)
+		return class_node(p, &c);
+	if (!raw && r == 0xfffd) {
+		cls_add(&c, 0xfffd, 0xfffd);
+		return class_node(p, &c);
+	}
 	n = newnode(p, N_LIT);
 	if (!n)
 		return NULL;
@@ -606,25 +629,6 @@ static int valid_name(const char *s, size_t n)
 	return 1;
 }
 
-static int add_name(struct parser *p, size_t off, size_t n)
-{
-	size_t(*v)[2];
-	int i;
-
-	for (i = 0; i < p->nnames; i++)
-		if (p->names[i][1] == n &&
-		    !memcmp(p->pat + p->names[i][0], p->pat + off, n))
-			return 1;
-	v = realloc(p->names, (size_t)(p->nnames + 1) * sizeof(*v));
-	if (!v)
-		return -1;
-	p->names = v;
-	v[p->nnames][0] = off;
-	v[p->nnames][1] = n;
-	p->nnames++;
-	return 0;
-}
-
 /* Parse (?flags) or (?flags: at p->pos (after "(?"). Returns ')' or ':'. */
 static int parse_flags(struct parser *p, size_t start, unsigned *fl)
 {
@@ -653,7 +657,8 @@ static int parse_flags(struct parser *p, size_t start, unsigned *fl)
 			continue;
 		case ':':
 		case ')':
-			if (!any && (neg || c == ')'))
+			/* Go takes (?) and (?:, not (?-) or (?i-) */
+			if (!any && neg)
 				break;
 			*fl = f;
 			return c;
@@ -700,12 +705,6 @@ static struct node *parse_group(struct parser *p, int *none)
 					    "group name `%.*s` (letters, "
 					    "digits and _ only)", (int)nlen,
 					    name);
-			k = add_name(p, p->pos, nlen);
-			if (k)
-				return perr(p, start, k > 0 ? "duplicate "
-					    "capture group name `%.*s`" :
-					    "out of memory%.*s", (int)nlen,
-					    k > 0 ? name : "");
 			p->pos += nlen + 1;
 		} else {
 			unsigned f = p->fl;
@@ -849,6 +848,28 @@ static int is_repeat_op(struct parser *p)
 	return c;
 }
 
+/* Go's limit on nested counts: the repeats around any item may make at
+ * most n copies of it in all, so (?:a{2}){501} is refused. */
+static int rep_valid(const struct node *n, int lim)
+{
+	const struct node *k;
+	int m;
+
+	if (n->type == N_REP) {
+		if (n->max == 0)
+			return 1;
+		m = n->max < 0 ? n->min : n->max;
+		if (m > lim)
+			return 0;
+		if (m > 0)
+			lim /= m;
+	}
+	for (k = n->kid; k; k = k->next)
+		if (!rep_valid(k, lim))
+			return 0;
+	return 1;
+}
+
 static struct node *parse_reps(struct parser *p, struct node *atom)
 {
 	size_t start, opstart = 0;
@@ -894,6 +915,11 @@ static struct node *parse_reps(struct parser *p, struct node *atom)
 		r->kid = atom;
 		r->min = min;
 		r->max = max;
+		if ((min >= 2 || max >= 2) && !rep_valid(r, RE_MAXREP))
+			return perr(p, start, "invalid repeat count `%.*s` "
+				    "(nested counts make more than %d copies)",
+				    (int)(p->pos - start), p->pat + start,
+				    RE_MAXREP);
 		atom = r;
 		have = 1;
 		opstart = start;
@@ -914,10 +940,61 @@ static struct node *cat_of(struct parser *p, struct node *head, int count)
 	return cat;
 }
 
+struct seq {
+	struct node *head, *prev, *tail; /* prev: the node before tail */
+	int count;
+};
+
+static void seq_push(struct seq *q, struct node *n)
+{
+	if (q->tail)
+		q->tail->next = n;
+	else
+		q->head = n;
+	q->prev = q->tail;
+	q->tail = n;
+	q->count++;
+}
+
+/* Put n (tail under a repeat) in the place of the sequence's tail. */
+static void seq_retail(struct seq *q, struct node *n)
+{
+	if (q->prev)
+		q->prev->next = n;
+	else
+		q->head = n;
+	q->tail = n;
+}
+
+/* \Q...\E at p->pos: its characters are literals; a repeat after it
+ * applies to the last one. */
+static int parse_quote(struct parser *p, struct seq *q)
+{
+	size_t stop;
+
+	p->pos += 2;
+	for (stop = p->pos; stop < p->len; stop++)
+		if (p->pat[stop] == '\\' && stop + 1 < p->len &&
+		    p->pat[stop + 1] == 'E')
+			break;
+	while (p->pos < stop) {
+		int32_t r = next_rune(p);
+		struct node *n;
+
+		if (r < 0 || !(n = lit_node(p, r, 0)))
+			return -1;
+		seq_push(q, n);
+	}
+	if (stop < p->len)
+		p->pos = stop + 2;
+	return 0;
+}
+
 static struct node *parse_cat(struct parser *p)
 {
-	struct node *head = NULL, *tail = NULL, *n;
-	int count = 0, none, c;
+	struct seq q = { 0 };
+	struct node *n;
+	int none, c, bare = 0;
 
 	while ((c = peek(p)) >= 0 && c != '|' && c != ')') {
 		size_t start = p->pos;
@@ -926,6 +1003,16 @@ static struct node *parse_cat(struct parser *p)
 			size_t e = p->pos + 1;
 			int mn, mx;
 
+			/* as Go: after a flag group (?i) or an empty \Q\E a
+			 * repeat applies to the item before them */
+			if (bare && q.tail) {
+				n = parse_reps(p, q.tail);
+				if (!n)
+					return NULL;
+				seq_retail(&q, n);
+				bare = 0;
+				continue;
+			}
 			if (c == '{') {
 				if (parse_count(p, &mn, &mx) < 0)
 					return NULL;
@@ -935,59 +1022,36 @@ static struct node *parse_cat(struct parser *p)
 				    "operator: `%.*s` (nothing to repeat)",
 				    (int)(e - start), p->pat + start);
 		}
+		bare = 0;
 		if (c == '\\' && peek_at(p, 1) == 'Q') {
-			struct node *prev = tail;
-			size_t stop;
+			int before = q.count;
 
-			p->pos += 2;
-			for (stop = p->pos; stop < p->len; stop++)
-				if (p->pat[stop] == '\\' && stop + 1 < p->len &&
-				    p->pat[stop + 1] == 'E')
-					break;
-			while (p->pos < stop) {
-				int32_t r = next_rune(p);
-
-				if (r < 0 || !(n = lit_node(p, r, 0)))
-					return NULL;
-				prev = tail;
-				if (tail)
-					tail->next = n;
-				else
-					head = n;
-				tail = n;
-				count++;
+			if (parse_quote(p, &q))
+				return NULL;
+			if (q.count == before) {
+				bare = 1;
+				continue;
 			}
-			if (stop < p->len)
-				p->pos = stop + 2;
-			if (tail && tail != prev) {
-				n = parse_reps(p, tail);
-				if (!n)
-					return NULL;
-				if (prev)
-					prev->next = n;
-				else
-					head = n;
-				tail = n;
-			}
+			n = parse_reps(p, q.tail);
+			if (!n)
+				return NULL;
+			seq_retail(&q, n);
 			continue;
 		}
 		none = 0;
 		n = parse_atom(p, &none);
-		if (none)
+		if (none) {
+			bare = 1;
 			continue;
+		}
 		if (!n)
 			return NULL;
 		n = parse_reps(p, n);
 		if (!n)
 			return NULL;
-		if (tail)
-			tail->next = n;
-		else
-			head = n;
-		tail = n;
-		count++;
+		seq_push(&q, n);
 	}
-	return cat_of(p, head, count);
+	return cat_of(p, q.head, q.count);
 }
 
 static struct node *parse_alt(struct parser *p)
@@ -1062,7 +1126,6 @@ int re_parse(const char *pat, size_t len, unsigned flags, struct ast *a,
 		a->root = parse_alt(&p);
 	if (a->root && p.pos < len)
 		perr(&p, p.pos, "unexpected )");
-	free(p.names);
 	if (p.failed || !a->root) {
 		if (!p.failed)
 			perr(&p, p.pos, "out of memory");

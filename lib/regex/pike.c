@@ -106,8 +106,8 @@ int pike_search(struct pike *vm, const struct prog *p, const unsigned char *s,
 	next_gen(vm);
 	for (pos = from;; pos++) {
 		ctx = nctx;
-		if (!matched && !((p->asserts & A_NOTCONT) &&
-				  re_midchar(s, n, pos)))
+		/* restart at each character boundary, as Go steps */
+		if (!matched && (ctx & A_BOUND))
 			add(vm, p, cl, &ncl, p->start, pos, ctx);
 		if (!ncl && (matched || pos >= n))
 			break;

@@ -123,10 +123,20 @@ static int run_dfa(struct re *re, const unsigned char *s, size_t n,
 			return -1;
 	}
 	r = dfa_search(re->dfa, &re->prog, s, n, from, end, e);
-	if (r >= 0)
+	if (r >= 0 || r == -2)
 		return r;
 	re->nodfa = 1; /* it thrashes on this pattern: stop trying */
 	return -1;
+}
+
+/* The DFA met invalid UTF-8 in the line [ls, le) (RE_LINE): the Pike VM
+ * decides that line alone, as matches never cross '\n'. */
+static int pike_line(struct re *re, const unsigned char *s, size_t ls,
+		     size_t le, size_t *ms, size_t *me)
+{
+	size_t dummy;
+
+	return run_pike(re, s, le, ls, ms ? ms : &dummy, me);
 }
 
 /* RE_LINE with a required literal: run the DFA only on lines holding it. */
@@ -147,9 +157,13 @@ static int line_search(struct re *re, const unsigned char *s, size_t n,
 		q = memchr(s + p, '\n', n - p);
 		le = q ? (size_t)(q - s) : n;
 		r = run_dfa(re, s, n, ls, le, &e);
-		if (r < 0)
+		if (r == -2) {
+			r = pike_line(re, s, ls, le, ms, me);
+			if (r)
+				return r;
+		} else if (r < 0) {
 			return run_pike(re, s, n, ls, ms ? ms : &dummy, me);
-		if (r > 0) {
+		} else if (r > 0) {
 			if (!ms) {
 				*me = e;
 				return 1;
@@ -162,12 +176,47 @@ static int line_search(struct re *re, const unsigned char *s, size_t n,
 	}
 }
 
+/* No literal to look for: the DFA over the text, the Pike VM for lines
+ * (or, without RE_LINE, the rest of the text) it cannot decide. */
+static int dfa_then_pike(struct re *re, const unsigned char *s, size_t n,
+			 size_t from, size_t *ms, size_t *me)
+{
+	size_t dummy, e, ls, le;
+	const unsigned char *q;
+	int r;
+
+	for (;;) {
+		r = run_dfa(re, s, n, from, n, &e);
+		if (r == -2 && (re->flags & RE_LINE)) {
+			for (ls = e; ls > from && s[ls - 1] != '\n'; ls--)
+				;
+			q = e < n ? memchr(s + e, '\n', n - e) : NULL;
+			le = q ? (size_t)(q - s) : n;
+			r = pike_line(re, s, ls, le, ms, me);
+			if (r)
+				return r;
+			if (le >= n)
+				return 0;
+			from = le + 1;
+			continue;
+		}
+		if (r < 0)
+			return run_pike(re, s, n, from, ms ? ms : &dummy, me);
+		if (r == 0)
+			return 0;
+		if (!ms) {
+			*me = e;
+			return 1;
+		}
+		return exact(re, s, n, from, e, ms, me);
+	}
+}
+
 int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 	      size_t *me)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t dummy, e, p, len;
-	int r;
+	size_t dummy, p, len;
 
 	re->err[0] = 0;
 	if (from > n)
@@ -189,14 +238,5 @@ int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 		if (pf_find(&re->pf, u, n, from, &len) >= n)
 			return 0;
 	}
-	r = run_dfa(re, u, n, from, n, &e);
-	if (r < 0)
-		return run_pike(re, u, n, from, ms ? ms : &dummy, me);
-	if (r == 0)
-		return 0;
-	if (!ms) {
-		*me = e;
-		return 1;
-	}
-	return exact(re, u, n, from, e, ms, me);
+	return dfa_then_pike(re, u, n, from, ms, me);
 }
