@@ -80,3 +80,13 @@ if [ "$(id -u)" != 0 ]; then
 	chmod 000 noperm
 	expect_error read.permission "noperm" read noperm
 fi
+
+# WICKFS_MAX_FILE bounds what read loads: over it an error naming the size
+# and the limit; at it the file is read. A value that is not a positive
+# number leaves the default (1 GiB).
+printf '0123456789' >max.txt
+WICKFS_MAX_FILE=9 expect read.max_file.over 1 \
+	'{"ok":false,"error":"read max.txt: file is 10 bytes, over the 9-byte limit (WICKFS_MAX_FILE)"}' read max.txt
+WICKFS_MAX_FILE=10 expect read.max_file.at_limit 0 '{"ok":true,"data":"0123456789"}' read max.txt
+WICKFS_MAX_FILE=abc expect read.max_file.not_a_number 0 '{"ok":true,"data":"0123456789"}' read max.txt
+WICKFS_MAX_FILE=0 expect read.max_file.zero 0 '{"ok":true,"data":"0123456789"}' read max.txt
