@@ -233,8 +233,8 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 			struct buf *line, long n)
 {
 	struct rlimit rl;
-	struct buf resp;
-	int *fds, i, ok = 0, rc = 1;
+	struct buf resp, first;
+	int *fds, i, ok = 0, differ = 0, rc = 1;
 
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
@@ -253,17 +253,28 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 	}
 	for (i = 0; i < n; i++)
 		send_all(fds[i], line->p, line->len);
+	/* Every reply is compared with the first one shown: the same request
+	 * must get the same answer on each connection, so one odd reply (an
+	 * error among successes) fails the run instead of passing unseen. */
 	buf_init(&resp);
+	buf_init(&first);
 	for (i = 0; i < n; i++) {
 		if (!recv_line(fds[i], &resp)) {
-			if (!ok++)
+			if (!ok++) {
 				rc = show_response(r, resp.p, resp.len);
+				buf_add(&first, resp.p, resp.len);
+			} else if (resp.len != first.len ||
+				   memcmp(resp.p, first.p, resp.len)) {
+				differ++;
+			}
 		}
 		close(fds[i]);
 	}
 	buf_free(&resp);
-	buf_printf(r->err, "client: %d of %ld connections answered\n", ok, n);
-	return ok == n ? rc : 1;
+	buf_free(&first);
+	buf_printf(r->err, "client: %d of %ld connections answered, %d %s from the first\n",
+		   ok, n, differ, differ == 1 ? "reply differs" : "replies differ");
+	return ok == n && !differ ? rc : 1;
 }
 
 int client_main(struct req *r)

@@ -45,7 +45,8 @@ static void usage(FILE *f)
 	fprintf(f, "wickfs %s: filesystem tools and command execution for agents\n\n"
 		   "usage: wickfs APPLET [ARGS...]   (or run as APPLET / wickfs-APPLET)\n"
 		   "       wickfs --list | --version | --help | APPLET --help\n"
-		   "       wickfs --install [-s] DIR  (wickfs-APPLET links in DIR)\n"
+		   "       wickfs --install [-s] DIR  (wickfs-APPLET links in DIR: hard,\n"
+		   "                                  else symbolic; -s: symbolic)\n"
 		   "       wickfs --root DIR APPLET ...  (confined to DIR, as WICKFS_ROOT=DIR)\n\n"
 		   "applets:",
 		WFS_VERSION);
@@ -85,6 +86,41 @@ static int find_self(const char *argv0, char *out, size_t outlen)
 	return -1;
 }
 
+/* One DIR/wickfs-APPLET link. A hard link where it can be made; across
+ * filesystems (a tmpfs /tmp, a bind mount) or where the filesystem refuses
+ * hard links, a symbolic link to our absolute path. One stdout line says
+ * which. */
+static int install_one(const char *self, const char *dst, int symbolic)
+{
+	int link_errno = 0;
+
+	if (unlink(dst) && errno != ENOENT) {
+		fprintf(stderr, "wickfs: unlink %s: %s\n", dst, strerror(errno));
+		return 1;
+	}
+	if (!symbolic) {
+		if (!link(self, dst)) {
+			printf("%s: hard link to %s\n", dst, self);
+			return 0;
+		}
+		link_errno = errno;
+	}
+	if (symlink(self, dst)) {
+		if (link_errno)
+			fprintf(stderr, "wickfs: link %s: %s; symlink: %s\n", dst,
+				strerror(link_errno), strerror(errno));
+		else
+			fprintf(stderr, "wickfs: symlink %s: %s\n", dst, strerror(errno));
+		return 1;
+	}
+	if (link_errno)
+		printf("%s: symbolic link to %s (no hard link: %s)\n", dst, self,
+		       strerror(link_errno));
+	else
+		printf("%s: symbolic link to %s\n", dst, self);
+	return 0;
+}
+
 static int install_links(const char *argv0, int argc, char **argv)
 {
 	int symbolic = 0, rc = 0;
@@ -112,13 +148,14 @@ static int install_links(const char *argv0, int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < applet_count; i++) {
-		snprintf(dst, sizeof(dst), "%s/wickfs-%s", dir, applet_table[i].name);
-		unlink(dst);
-		if ((symbolic ? symlink(self, dst) : link(self, dst))) {
-			fprintf(stderr, "wickfs: %s %s: %s\n",
-				symbolic ? "symlink" : "link", dst, strerror(errno));
+		if ((size_t)snprintf(dst, sizeof(dst), "%s/wickfs-%s", dir,
+				     applet_table[i].name) >= sizeof(dst)) {
+			fprintf(stderr, "wickfs: %s/wickfs-%s: path too long\n", dir,
+				applet_table[i].name);
 			rc = 1;
+			continue;
 		}
+		rc |= install_one(self, dst, symbolic);
 	}
 	return rc;
 }

@@ -1,12 +1,29 @@
 #!/bin/sh
-# Install what the build needs and build a static musl libz.a under build/.
-# Idempotent: a second run checks and does nothing.
+# Install what the build and the test suite need, and build a static musl
+# libz.a under build/. Works on a bare Debian (a debootstrap minbase root
+# with nothing added): make itself is installed here. Idempotent: a second
+# run checks and does nothing.
+#
+#   make gcc libc6-dev musl-tools      the build (musl-gcc, static)
+#   kconfig-frontends-nox              the Kconfig tools (make defconfig ...)
+#   bzip2 xz-utils                     unpacking Debian's orig tarballs
+#                                      (zlib's is a .tar.bz2)
+#   file                               tests/t_build.sh, t_aarch64.sh, demo
+#   clang libclang-rt-dev zlib1g-dev   the sanitizer pass of tests/run
+#                                      (clang with its ASan/UBSan runtime)
+#   busybox-static                     tests/t_inject_busybox.sh
+#   strace                             tests/t_write.sh (WICKFS_FSYNC)
+#   util-linux                         unshare, setsid, flock (tests)
+#
+# The aarch64 toolchain is scripts/cross-aarch64.sh's (make test runs it).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"
 zdir="$build/zlib"
-pkgs="gcc libc6-dev musl-tools kconfig-frontends-nox file zlib1g-dev busybox-static unicode-data"
+pkgs="make gcc libc6-dev musl-tools kconfig-frontends-nox bzip2 xz-utils file
+	clang libclang-rt-dev zlib1g-dev busybox-static strace util-linux
+	unicode-data"
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 . "$top/scripts/apt.sh"

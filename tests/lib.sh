@@ -1,6 +1,7 @@
 # tests/lib.sh - helpers for tests/t_*.sh (sourced; bash).
 #
-# Every check prints one line: "ok NAME" or "FAIL NAME: detail".
+# Every check prints one line: "ok NAME", "FAIL NAME: detail" or, when it
+# cannot run here, "skip NAME: reason" (tests/run counts it as skipped).
 # WICKFS is the binary under test; TEST_TMP a scratch directory (made here,
 # and removed at exit, when a script runs outside tests/run).
 #
@@ -35,7 +36,7 @@ _wf_in=$TEST_TMP/.wf.in
 
 pass() { printf 'ok %s\n' "$1"; }
 fail() { printf 'FAIL %s: %s\n' "$1" "$2"; }
-skip() { printf 'ok %s # skipped: %s\n' "$1" "$2"; }
+skip() { printf 'skip %s: %s\n' "$1" "$2"; }
 needs_static() {
 	[ "${WICKFS_SANITIZED:-0}" = 1 ] || return 0
 	skip "$1" "the sanitizer build is dynamically linked"

@@ -22,6 +22,16 @@ procs_matching() {
 	done | grep -v self
 }
 
+# Wait (bounded, 10 s) until no process's command line contains $1.
+wait_procs_gone() {
+	local i
+	for i in $(seq 100); do
+		[ -z "$(procs_matching "$1")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # start_daemon NAME ARGS...: sets DPID and DLOG; fails when not ready.
 # DAEMON_WRAP, when set, is a command (words, no quoting) the daemon is
 # run through.
@@ -104,15 +114,12 @@ printf '{"id":"n","cmd":"echo n"}' >"$d/lines"
 check daemon.last_line_without_newline '{"id":"n","stdout":"n\n","stderr":"","exit_code":0}' \
 	"$(with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/lines")"
 
-# Timeout: the whole group is killed, answered within 3 s, nothing left.
+# Timeout: the whole group is killed, nothing left (the answer itself,
+# exit 124 and the error, says the timer fired: 30 s was not waited for).
 marker="sleep 30.$$3"
-t0=$(date +%s%N)
 out=$(raw "{\"id\":\"t\",\"cmd\":\"echo before; $marker & $marker\",\"timeout\":1}")
-t1=$(date +%s%N)
 check daemon.timeout '{"id":"t","stdout":"before\n","stderr":"","exit_code":124,"error":"command timed out after 1s"}' "$out"
-ms=$(((t1 - t0) / 1000000))
-check_true daemon.timeout_within_3s "took $ms ms" test "$ms" -lt 3000
-sleep 0.2
+wait_procs_gone "$marker"
 check daemon.timeout_no_process_left "" "$(procs_matching "$marker")"
 
 # Pipelined commands that time out each get their own timer.
@@ -178,6 +185,20 @@ check daemon.native_write '{"id":"n","ok":true,"data":{"path":"'"$d"'/nw.txt","b
 	"$(raw "{\"id\":\"n\",\"op\":\"write\",\"args\":[$(jstr "$d/nw.txt")],\"stdin\":\"abc\"}")"
 check daemon.native_exec '{"id":"n","ok":true,"data":{"stdout":"x\n","stderr":"","exit_code":0}}' \
 	"$(raw '{"id":"n","op":"exec","args":["echo","x"]}')"
+check daemon.native_ls '{"id":"n","ok":true,"data":[{"name":"b.py","type":"file","size":6}]}' \
+	"$(raw "{\"id\":\"n\",\"op\":\"ls\",\"args\":[$(jstr "$d/tree/sub")]}")"
+check daemon.native_ls_error "{\"id\":\"n\",\"ok\":false,\"error\":\"ls $d/none: no such file or directory\"}" \
+	"$(raw "{\"id\":\"n\",\"op\":\"ls\",\"args\":[$(jstr "$d/none")]}")"
+check daemon.native_grep "{\"id\":\"n\",\"ok\":true,\"data\":{\"matches\":[{\"file\":\"$d/tree/a.py\",\"line\":1,\"text\":\"x = 1\"},{\"file\":\"$d/tree/sub/b.py\",\"line\":1,\"text\":\"y = 2\"}],\"truncated\":false}}" \
+	"$(raw "{\"id\":\"n\",\"op\":\"grep\",\"args\":[\"x|y\",$(jstr "$d/tree")]}")"
+check daemon.native_glob "{\"id\":\"n\",\"ok\":true,\"data\":{\"files\":[\"$d/tree/a.py\",\"$d/tree/sub/b.py\"],\"truncated\":false}}" \
+	"$(raw "{\"id\":\"n\",\"op\":\"glob\",\"args\":[\"**/*.py\",$(jstr "$d/tree")]}")"
+printf 'one two\n' >"$d/ne.txt"
+check daemon.native_edit "{\"id\":\"n\",\"ok\":true,\"data\":{\"path\":\"$d/ne.txt\",\"replacements\":1}}" \
+	"$(raw "{\"id\":\"n\",\"op\":\"edit\",\"args\":[$(jstr "$d/ne.txt")],\"stdin\":$(jstr '{"old_text":"two","new_text":"2"}')}")"
+check daemon.native_edit_file "one 2" "$(cat "$d/ne.txt")"
+check daemon.native_edit_error "{\"id\":\"n\",\"ok\":false,\"error\":\"edit $d/ne.txt: old_text not found in file\"}" \
+	"$(raw "{\"id\":\"n\",\"op\":\"edit\",\"args\":[$(jstr "$d/ne.txt")],\"stdin\":$(jstr '{"old_text":"two","new_text":"2"}')}")"
 
 # ---- client ----
 cl read "$d/f.txt" >/dev/null
@@ -186,10 +207,12 @@ cl read "$d/none" >/dev/null
 check daemon.client_exit_error 1 "$?"
 
 # ---- many clients ----
+# The client compares every reply with the first and counts those that
+# differ: all 1000 must be answered, and alike.
 out=$(cl --parallel 1000 read "$d/f.txt" 2>"$d/par.err")
 rc=$?
 check daemon.1000_connections '{"ok":true,"data":"hello\n"} 0' "$out $rc"
-check daemon.1000_connections_all "client: 1000 of 1000 connections answered" "$(cat "$d/par.err")"
+check daemon.1000_connections_all "client: 1000 of 1000 connections answered, 0 replies differ from the first" "$(cat "$d/par.err")"
 
 # A stuck client (half a line, never finished) does not delay others.
 exec 7<>/dev/tcp/127.0.0.1/"$PORT"
@@ -198,29 +221,51 @@ check daemon.stuck_client_no_delay '{"id":"p","stdout":"ok\n","stderr":"","exit_
 	"$(raw '{"id":"p","cmd":"echo ok"}')"
 exec 7>&-
 # Disconnect in the middle of a request and while a command runs.
+gone="sleep 0.3$$5"
 exec 7<>/dev/tcp/127.0.0.1/"$PORT"
-printf '{"id":"gone","cmd":"sleep 0.3; echo x"}\n{"id":"half","cm' >&7
+printf '{"id":"gone","cmd":"%s; echo x"}\n{"id":"half","cm' "$gone" >&7
 exec 7>&-
-sleep 0.5
+# Until the command of the closed connection has started and ended.
+for _ in $(seq 50); do
+	[ -n "$(procs_matching "$gone")" ] && break
+	sleep 0.05
+done
+wait_procs_gone "$gone"
 check daemon.after_disconnect '{"id":"p","stdout":"ok\n","stderr":"","exit_code":0}' \
 	"$(raw '{"id":"p","cmd":"echo ok"}')"
 
-# No leaked descriptors or zombies after many commands. The count before
-# may still include a connection of an earlier check being closed, so the
+# No leaked descriptors or zombies after many commands, timed-out ones
+# among them. The count before may still include a connection of an
+# earlier check being closed: it is taken once it stops changing, and the
 # check is that nothing was added (100 commands would leak dozens).
-sleep 0.2
 fds_before=$(ls /proc/"$MAIN"/fd | wc -l)
+for _ in $(seq 20); do
+	sleep 0.1
+	n=$(ls /proc/"$MAIN"/fd | wc -l)
+	[ "$n" = "$fds_before" ] && break
+	fds_before=$n
+done
 for i in $(seq 20); do
 	printf '{"id":"%d","cmd":"echo %d | cat"}\n' "$i" "$i"
 	printf '{"id":"%d","cmd":"wickfs read %s"}\n' "$i" "'$d/f.txt'"
-	printf '{"id":"%d","cmd":"sleep 5","timeout":1}\n' "$i" | head -c 0
+	# Commands on one connection run in turn: three timeouts each.
+	[ "$i" -le 3 ] && printf '{"id":"t%d","cmd":"sleep 5","timeout":1}\n' "$i"
 done >"$d/many"
 cpids=()
 for i in 1 2 3 4 5; do
-	with_timeout 60 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/many" >/dev/null &
+	with_timeout 60 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/many" >"$d/many.$i.out" &
 	cpids+=($!)
 done
 wait "${cpids[@]}"
+want=$(for i in $(seq 20); do
+	printf '{"id":"%d","stdout":"%d\\n","stderr":"","exit_code":0}\n' "$i" "$i"
+	printf '{"id":"%d","stdout":%s,"stderr":"","exit_code":0}\n' "$i" "$(jstr "$("$WICKFS" read "$d/f.txt")
+")"
+	[ "$i" -le 3 ] && printf '{"id":"t%d","stdout":"","stderr":"","exit_code":124,"error":"command timed out after 1s"}\n' "$i"
+done)
+for i in 1 2 3 4 5; do
+	check "daemon.many_requests.$i" "$want" "$(cat "$d/many.$i.out")"
+done
 for _ in $(seq 20); do
 	fds_after=$(ls /proc/"$MAIN"/fd | wc -l)
 	[ "$fds_after" -le "$fds_before" ] && break

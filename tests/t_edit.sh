@@ -129,3 +129,43 @@ done
 check edit.concurrent.replies "" "$bad"
 check edit.concurrent.all_applied "$(for i in $(seq -w 0 19); do printf 'done_%s\n' "$i"; done)" "$(cat "$c")"
 check edit.concurrent.no_temp_files 0 "$(ls -A | grep -c -v -e '^in_' -e '^out_' -e '^[a-z0-9]*$')"
+
+# --all: every occurrence, counted; matches do not overlap.
+edit_n() { printf '{"ok":true,"data":{"path":"%s","replacements":%s}}' "$1" "$2"; }
+printf 'aXbX\ncX\nd\n' >all
+expect_in edit.all.count '{"old_text":"X","new_text":"YY"}' 0 "$(edit_n all 3)" edit --all all
+check edit.all.content $'aYYbYY\ncYY\nd' "$(cat all)"
+printf 'aaaaa' >overlap
+expect_in edit.all.no_overlap '{"old_text":"aa","new_text":"b"}' 0 "$(edit_n overlap 2)" edit --all overlap
+check edit.all.no_overlap.content 'bba' "$(cat overlap)"
+expect_in edit.all.one '{"old_text":"d","new_text":"D"}' 0 "$(edit_n all 1)" edit --all all
+expect_error_in edit.all.not_found '{"old_text":"Q","new_text":"Z"}' "edit all: old_text not found in file" edit --all all
+check edit.all.not_found.untouched $'aYYbYY\ncYY\nD' "$(cat all)"
+
+# --unique: more than one occurrence is an error that lists their lines
+# (a line once per occurrence), and the file is left as it was.
+printf 'aXbX\ncX\nd\n' >uniq
+expect_error_in edit.unique.lines '{"old_text":"X","new_text":"Y"}' \
+	"edit uniq: old_text matches 3 times (lines 1, 1, 2); add context to make it unique or pass --all" edit --unique uniq
+check edit.unique.untouched $'aXbX\ncX\nd' "$(cat uniq)"
+expect_in edit.unique.once '{"old_text":"cX","new_text":"C"}' 0 "$(edit_n uniq 1)" edit --unique uniq
+check edit.unique.once.content $'aXbX\nC\nd' "$(cat uniq)"
+expect_error_in edit.unique.not_found '{"old_text":"cX","new_text":"C"}' "edit uniq: old_text not found in file" edit --unique uniq
+
+# CRLF files: bytes as they are; "\n" alone does not match "\r\n", and the
+# line numbers of --unique count CRLF lines.
+printf 'a\r\nX\r\nb X\r\n' >crlf
+expect_error_in edit.crlf.unique_lines '{"old_text":"X","new_text":"Z"}' \
+	"edit crlf: old_text matches 2 times (lines 2, 3); add context to make it unique or pass --all" edit --unique crlf
+expect_error_in edit.crlf.lf_not_crlf '{"old_text":"X\n","new_text":"Z\n"}' "edit crlf: old_text not found in file" edit --all crlf
+expect_in edit.crlf.all '{"old_text":"X\r\n","new_text":"Z\r\n"}' 0 "$(edit_n crlf 2)" edit --all crlf
+check_true edit.crlf.all.content "got $(od -c crlf | head -2)" cmp -s crlf <(printf 'a\r\nZ\r\nb Z\r\n')
+
+# WICKFS_MAX_FILE bounds what edit loads: over it, an error naming the
+# size and the limit, and the file untouched; at it, the edit is made.
+printf '0123456789' >max
+WICKFS_MAX_FILE=9 expect_in edit.max_file.over '{"old_text":"0","new_text":"x"}' 1 \
+	'{"ok":false,"error":"edit max: file is 10 bytes, over the 9-byte limit (WICKFS_MAX_FILE)"}' edit max
+check edit.max_file.untouched 0123456789 "$(cat max)"
+WICKFS_MAX_FILE=10 expect_in edit.max_file.at_limit '{"old_text":"0","new_text":"x"}' 0 "$(ok_edit max)" edit max
+check edit.max_file.at_limit.content x123456789 "$(cat max)"

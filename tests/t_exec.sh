@@ -15,6 +15,16 @@ procs_matching() {
 	done | grep -v self
 }
 
+# Wait (bounded, 10 s) until no process's command line contains $1.
+wait_procs_gone() {
+	local i
+	for i in $(seq 100); do
+		[ -z "$(procs_matching "$1")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 expect exec.echo 0 '{"ok":true,"data":{"stdout":"hi\n","stderr":"","exit_code":0}}' exec echo hi
 # Options end at the first word: `exec ls -la` style.
 expect exec.stop_at_arg 0 '{"ok":true,"data":{"stdout":"x","stderr":"","exit_code":0}}' exec printf -- x
@@ -39,25 +49,19 @@ expect exec.max_output_stderr 0 '{"ok":true,"data":{"stdout":"ok\n","stderr":"ab
 	exec --max-output 3 'printf abcdef >&2; echo ok'
 
 # --timeout kills the whole group, grandchildren holding the pipes too.
+# The answer (exit 124, timed_out) says the timer fired; the outer
+# timeout (20 s, under the commands' 30 s) catches a hang.
 marker="sleep 30.$$1"
-t0=$(date +%s%N)
 with_timeout 20 "$WICKFS" exec --timeout 1 "$marker & $marker; echo never" >"$d/out" 2>&1
-t1=$(date +%s%N)
 check exec.timeout_result '{"ok":true,"data":{"stdout":"","stderr":"","exit_code":124,"timed_out":true}}' "$(cat "$d/out")"
-ms=$(((t1 - t0) / 1000000))
-check_true exec.timeout_within_3s "took $ms ms" test "$ms" -lt 3000
-sleep 0.2
+wait_procs_gone "$marker"
 check exec.timeout_no_process_left "" "$(procs_matching "$marker")"
 
 # A grandchild in another session keeps the pipe: we stop waiting anyway.
 if command -v setsid >/dev/null; then
 	marker2="sleep 30.$$2"
-	t0=$(date +%s%N)
 	with_timeout 20 "$WICKFS" exec --timeout 1 "setsid $marker2 & echo started" >"$d/out" 2>&1
-	t1=$(date +%s%N)
-	ms=$(((t1 - t0) / 1000000))
 	check exec.timeout_escaped_group '{"ok":true,"data":{"stdout":"started\n","stderr":"","exit_code":124,"timed_out":true}}' "$(cat "$d/out")"
-	check_true exec.timeout_escaped_group_within_3s "took $ms ms" test "$ms" -lt 3000
 	for p in $(procs_matching "$marker2"); do kill "$p" 2>/dev/null; done
 else
 	skip exec.timeout_escaped_group "no setsid"

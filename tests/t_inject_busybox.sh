@@ -48,14 +48,25 @@ check inject_busybox.ls_is_busybox "busybox" "$(readlink "$root/bin/ls")"
 
 # The daemon inside the root, driven by the client inside the root.
 if in_root wickfs --list | grep -qx daemon; then
-	trap 'pkill -KILL -f "wickfs daemon --listen off --socket /tmp/d.sock" 2>/dev/null' EXIT
-	(in_root wickfs daemon --listen off --socket /tmp/d.sock </dev/null >/dev/null 2>"$TEST_TMP/d.err" &)
-	for _ in $(seq 50); do [ -S "$root/tmp/d.sock" ] && break; sleep 0.1; done
+	# chroot (and unshare without -f) exec the next program, so $! is
+	# the daemon itself: stopped by that PID.
+	"${enter[@]}" env PATH=/usr/local/bin:/bin wickfs daemon --listen off --socket /tmp/d.sock \
+		</dev/null >/dev/null 2>"$TEST_TMP/d.err" &
+	dpid=$!
+	trap 'kill -KILL "$dpid" 2>/dev/null' EXIT
+	for _ in $(seq 100); do
+		[ -S "$root/tmp/d.sock" ] && break
+		kill -0 "$dpid" 2>/dev/null || break
+		sleep 0.05
+	done
 	check inject_busybox.daemon_read '{"ok":true,"data":"x = 1  # TODO\n"}' \
 		"$(in_root wickfs client --connect unix:/tmp/d.sock read /work/src/m.py)"
 	check inject_busybox.daemon_exec '{"ok":true,"data":{"stdout":"bb\n","stderr":"","exit_code":0}}' \
 		"$(in_root wickfs client --connect unix:/tmp/d.sock exec 'echo bb')"
-	pkill -TERM -f "wickfs daemon --listen off --socket /tmp/d.sock" 2>/dev/null
-	for _ in $(seq 50); do [ -S "$root/tmp/d.sock" ] || break; sleep 0.1; done
+	kill -TERM "$dpid"
+	with_timeout 10 tail --pid="$dpid" -f /dev/null
+	wait "$dpid"
+	check inject_busybox.daemon_exit_0 0 "$?"
 	check_true inject_busybox.daemon_stopped "socket still there after SIGTERM" test ! -e "$root/tmp/d.sock"
+	trap - EXIT
 fi

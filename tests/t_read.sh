@@ -74,9 +74,28 @@ else
 	check_match read.device.type "*device*" "$(err_msg)"
 fi
 
-# A file the reader may not open (when not root, where modes bind).
+# A file the reader may not open. Modes do not bind root: as root the
+# check runs as nobody (setpriv, util-linux).
+printf x >noperm
+chmod 000 noperm
 if [ "$(id -u)" != 0 ]; then
-	printf x >noperm
-	chmod 000 noperm
-	expect_error read.permission "noperm" read noperm
+	expect_error read.permission "read noperm: permission denied" read noperm
+elif command -v setpriv >/dev/null 2>&1 &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$WICKFS" read noperm </dev/null >"$_wf_out" 2>"$_wf_err"
+	RC=$?
+	_wf_collect
+	_expect_error_result read.permission "read noperm: permission denied"
+else
+	skip read.permission "root, and setpriv cannot drop to nobody here"
 fi
+
+# WICKFS_MAX_FILE bounds what read loads: over it an error naming the size
+# and the limit; at it the file is read. A value that is not a positive
+# number leaves the default (1 GiB).
+printf '0123456789' >max.txt
+WICKFS_MAX_FILE=9 expect read.max_file.over 1 \
+	'{"ok":false,"error":"read max.txt: file is 10 bytes, over the 9-byte limit (WICKFS_MAX_FILE)"}' read max.txt
+WICKFS_MAX_FILE=10 expect read.max_file.at_limit 0 '{"ok":true,"data":"0123456789"}' read max.txt
+WICKFS_MAX_FILE=abc expect read.max_file.not_a_number 0 '{"ok":true,"data":"0123456789"}' read max.txt
+WICKFS_MAX_FILE=0 expect read.max_file.zero 0 '{"ok":true,"data":"0123456789"}' read max.txt

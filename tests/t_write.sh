@@ -106,3 +106,27 @@ check_match write.usage.prefix 'usage: wickfs write*' "$(err_msg)"
 # Unusual names.
 expect_in write.spaces_unicode 'ok' 0 '{"ok":true,"data":{"path":"dir with space/é.txt","bytes_written":2}}' write "dir with space/é.txt"
 check write.spaces_unicode.content ok "$(cat "dir with space/é.txt")"
+
+# WICKFS_FSYNC=1: the new content is synced before the rename that
+# publishes it, for write and edit; without it, no sync. Seen with strace.
+if ! command -v strace >/dev/null 2>&1; then
+	skip write.fsync "no strace here (scripts/deps.sh installs it)"
+elif ! strace -f -qq -o /dev/null true 2>/dev/null; then
+	skip write.fsync "strace cannot trace here (ptrace refused)"
+else
+	# The sync and rename calls of one run, in order, by name.
+	syncs() {
+		local log=$TEST_TMP/strace.log
+		strace -f -qq -e trace=fsync,fdatasync,syncfs,sync,rename,renameat,renameat2 \
+			-o "$log" "$@" >/dev/null 2>&1
+		sed -n 's/^[0-9]* *\([a-z0-9_]*\)(.*/\1/p' "$log" | tr '\n' ' '
+	}
+	check write.fsync.write "fsync renameat " "$(printf 'synced\n' | WICKFS_FSYNC=1 syncs "$WICKFS" write fsync.txt)"
+	check write.fsync.write_content synced "$(cat fsync.txt)"
+	check write.fsync.edit "fsync renameat " \
+		"$(printf '{"old_text":"synced","new_text":"edited"}' | WICKFS_FSYNC=1 syncs "$WICKFS" edit fsync.txt)"
+	check write.fsync.edit_content edited "$(cat fsync.txt)"
+	check write.fsync.off_write "renameat " "$(printf 'plain\n' | syncs "$WICKFS" write fsync.txt)"
+	check write.fsync.off_edit "renameat " \
+		"$(printf '{"old_text":"plain","new_text":"p"}' | syncs "$WICKFS" edit fsync.txt)"
+fi
