@@ -14,8 +14,9 @@
 #   busybox-static                     tests/t_inject_busybox.sh
 #   strace                             tests/t_write.sh (WICKFS_FSYNC)
 #   util-linux                         unshare, setsid, flock (tests)
+#   unicode-data                       tests/unit/regex_diff_test.c (the UCD files)
 #
-# The aarch64 toolchain is scripts/cross-aarch64.sh's (make test runs it).
+# The cross toolchains are scripts/cross.sh's (make test runs it).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
