@@ -9,11 +9,21 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 V ?= 0
 
-# ARCH=aarch64: the toolchain scripts/cross-aarch64.sh builds under build/.
-ifeq ($(ARCH),aarch64)
-CC := build/musl-aarch64/bin/musl-gcc
-AR := aarch64-linux-gnu-ar
-# 4 KiB pages suffice for a static binary; the default 64 KiB alignment
+# ARCH=X (scripts/cross-arch.sh lists them): the toolchain scripts/cross.sh
+# builds under build/.
+TRIPLE_aarch64 := aarch64-linux-gnu
+TRIPLE_armv7 := arm-linux-gnueabihf
+TRIPLE_i386 := i686-linux-gnu
+TRIPLE_ppc64le := powerpc64le-linux-gnu
+TRIPLE_s390x := s390x-linux-gnu
+TRIPLE_riscv64 := riscv64-linux-gnu
+ifneq ($(ARCH),)
+ifeq ($(TRIPLE_$(ARCH)),)
+$(error unknown ARCH=$(ARCH): aarch64 armv7 i386 ppc64le s390x riscv64)
+endif
+CC := build/musl-$(ARCH)/bin/musl-gcc
+AR := $(TRIPLE_$(ARCH))-ar
+# 4 KiB pages suffice for a static binary; a default 64 KiB alignment
 # pads the file by tens of KB.
 LDFLAGS += -Wl,-z,max-page-size=4096
 endif
@@ -62,22 +72,24 @@ APPLET_OBJS := $(APPLET_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/applets/main.o \
 BIN := $(B)/wickfs$(if $(ARCH),-$(ARCH))$(if $(filter 0,$(STATIC)),-dyn)
 
 .PHONY: all help deps defconfig allnoconfig allyesconfig oldconfig \
-	menuconfig test demo install bench clean distclean
+	menuconfig test test-cross demo release install bench clean distclean
 
 all: $(BIN)
 
 help:
-	@echo "make [CC=.. STATIC=0 ARCH=aarch64]  build $(B)/wickfs"
+	@echo "make [CC=.. STATIC=0 ARCH=aarch64|armv7|i386|ppc64le|s390x|riscv64]  build $(B)/wickfs"
 	@echo "make defconfig|allnoconfig|allyesconfig|oldconfig|menuconfig"
 	@echo "make demo       install deps, build, drive every applet and the daemon"
 	@echo "make test       install deps, build, run tests/run"
+	@echo "make release    build/release/wickfs_linux_<arch> for every platform, SHA256SUMS"
+	@echo "make test-cross the applet scripts under qemu-user for every cross platform"
 	@echo "make install PREFIX=/usr/local DESTDIR="
 	@echo "make bench      benchmarks against peers (bench/)"
 
 deps:
 	$(Q)sh scripts/deps.sh
-ifeq ($(ARCH),aarch64)
-	$(Q)sh scripts/cross-aarch64.sh
+ifneq ($(ARCH),)
+	$(Q)sh scripts/cross.sh $(ARCH)
 endif
 
 # ---- configuration ----
@@ -119,11 +131,11 @@ $(OBJ)/gen/applets.o: $(GEN)/applets.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(OPT) $(CFLAGS) -c -o $@ $<
 
-ifeq ($(ARCH),aarch64)
-.PHONY: cross-aarch64
-cross-aarch64:
-	$(Q)sh scripts/cross-aarch64.sh
-$(LIB_OBJS) $(APPLET_OBJS): | cross-aarch64
+ifneq ($(ARCH),)
+.PHONY: cross-$(ARCH)
+cross-$(ARCH):
+	$(Q)sh scripts/cross.sh $(ARCH)
+$(LIB_OBJS) $(APPLET_OBJS): | cross-$(ARCH)
 endif
 
 $(OBJ)/libwickfs.a: $(LIB_OBJS)
@@ -139,11 +151,24 @@ test:
 	$(Q)test -f .config || $(MAKE) --no-print-directory defconfig
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)[ "$${WICKFS_TEST_AARCH64:-1}" = 0 ] || $(MAKE) --no-print-directory ARCH=aarch64 all || \
-		echo "make test: make ARCH=aarch64 failed; tests/t_aarch64.sh reports it" >&2
+		echo "make test: make ARCH=aarch64 failed; tests/t_cross_aarch64.sh reports it" >&2
 	$(Q)sh tests/run
 
 demo:
 	$(Q)sh scripts/demo.sh
+
+# Every platform of Docker's official images: build/release/ (scripts/release.sh).
+release:
+	$(Q)sh scripts/deps.sh
+	$(Q)test -f .config || $(MAKE) --no-print-directory defconfig
+	$(Q)sh scripts/release.sh
+
+# The applet scripts under qemu-user for every cross platform.
+test-cross:
+	$(Q)sh scripts/deps.sh
+	$(Q)test -f .config || $(MAKE) --no-print-directory defconfig
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh tests/cross-run
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -154,7 +179,7 @@ bench: $(BIN)
 	sh bench/run
 
 clean:
-	rm -rf $(B)/obj* $(GEN) $(B)/wickfs* $(B)/test
+	rm -rf $(B)/obj* $(GEN) $(B)/wickfs* $(B)/test $(B)/release
 
 distclean: clean
 	rm -rf $(B) .config .config.old

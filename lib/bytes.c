@@ -57,8 +57,15 @@ const char *bytes_find(const char *p, size_t n, char c)
 		uint64_t w, z;
 		memcpy(&w, p + i, 8);
 		z = zero_bytes(w ^ pat);
+		/* the first byte in memory is the low one on little-endian
+		 * machines, the high one on big-endian (s390x) */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		if (z)
+			return p + i + (__builtin_clzll(z) >> 3);
+#else
 		if (z)
 			return p + i + (__builtin_ctzll(z) >> 3);
+#endif
 	}
 #endif
 	for (; i < n; i++)

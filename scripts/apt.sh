@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# scripts/apt.sh - sourced by deps.sh and cross-aarch64.sh: Debian packages,
+# scripts/apt.sh - sourced by deps.sh and cross.sh: Debian packages,
 # and source packages through a private source list (/etc/apt untouched).
 #
 #   deb_installed PACKAGE         is it installed?

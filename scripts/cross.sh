@@ -1,25 +1,37 @@
 #!/bin/sh
-# The aarch64 cross toolchain for `make ARCH=aarch64`, all from Debian's
-# archive, /etc/apt untouched (no dpkg --add-architecture):
+# The cross toolchain for `make ARCH=X`, all from Debian's archive,
+# /etc/apt untouched (no dpkg --add-architecture):
 #
-#   gcc-aarch64-linux-gnu, qemu-user-static  apt-get install
-#   build/musl-aarch64/   musl built from Debian's musl source package;
-#                         bin/musl-gcc is its specs wrapper around
-#                         aarch64-linux-gnu-gcc (the Makefile's CC)
-#   build/zlib-aarch64/   static libz.a built with that wrapper
+#   usage: scripts/cross.sh ARCH      ARCH: aarch64 armv7 i386 ppc64le s390x riscv64
 #
-# Idempotent: a second run checks and does nothing. A lock keeps two runs
-# (make ARCH=aarch64 and tests/t_aarch64.sh) from building at once.
+#   gcc-TRIPLE, qemu-user-static  apt-get install
+#   build/musl-ARCH/   musl built from Debian's musl source package;
+#                      bin/musl-gcc is its specs wrapper around TRIPLE-gcc
+#                      (the Makefile's CC for ARCH)
+#   build/zlib-ARCH/   static libz.a built with that wrapper
+#
+# Idempotent: a second run checks and does nothing. A lock per ARCH keeps
+# two runs (make ARCH=X and a test) from building at once.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"
-musl="$build/musl-aarch64"
-zdir="$build/zlib-aarch64"
-triple=aarch64-linux-gnu
+arch=${1:-}
+# shellcheck source=scripts/cross-arch.sh
+. "$top/scripts/cross-arch.sh"
+cross_arch "$arch" || {
+	printf 'usage: scripts/cross.sh ARCH (%s)\n' "$CROSS_ARCHES" >&2
+	exit 2
+}
+musl="$build/musl-$arch"
+zdir="$build/zlib-$arch"
 pkgs="gcc-$triple qemu-user-static file make"
 
-say() { printf 'cross-aarch64: %s\n' "$*" >&2; }
+# Run from make ARCH=X, the ARCH=X in MAKEFLAGS would reach musl's own
+# make, where ARCH means musl's name for the architecture.
+unset MAKEFLAGS MFLAGS MAKELEVEL ARCH
+
+say() { printf 'cross %s: %s\n' "$arch" "$*" >&2; }
 
 ready() {
 	[ -x "$musl/bin/musl-gcc" ] && [ -f "$musl/lib/libc.a" ] &&
@@ -32,7 +44,7 @@ ready() {
 
 missing=""
 for p in $pkgs; do
-	# qemu-user (qemu-aarch64) serves as well as qemu-user-static.
+	# qemu-user (qemu-ARCH) serves as well as qemu-user-static.
 	[ "$p" = qemu-user-static ] && deb_installed qemu-user && continue
 	deb_installed "$p" || missing="$missing $p"
 done
@@ -41,7 +53,7 @@ if [ -z "$missing" ] && ready; then
 fi
 
 mkdir -p "$build"
-exec 9>"$build/.cross-aarch64.lock"
+exec 9>"$build/.cross-$arch.lock"
 if command -v flock >/dev/null 2>&1; then
 	flock 9
 fi
@@ -58,9 +70,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # Debian's source packages through a private source list of our own (not
 # deps.sh's, so the two never share apt's list lock).
-apt="$build/apt-aarch64"
+apt="$build/apt-$arch"
 fetch() { # PACKAGE: the path of its .orig.tar.*
-	srcpkg_orig "$apt" "$1" || {
+	srcpkg_orig "$apt" "$1" || srcpkg_orig "$build/apt-aarch64" "$1" || {
 		say "fetching the $1 source package"
 		srcpkg_fetch "$apt" "$1"
 	} || { say "cannot fetch Debian's $1 source package"; exit 1; }
@@ -70,21 +82,22 @@ fetch() { # PACKAGE: the path of its .orig.tar.*
 if ! { [ -x "$musl/bin/musl-gcc" ] && [ -f "$musl/lib/libc.a" ] &&
 	[ -f "$musl/lib/musl-gcc.specs" ]; }; then
 	orig=$(fetch musl)
-	work="$build/musl-aarch64-src"
+	work="$build/musl-$arch-src"
 	rm -rf "$work" "$musl" && mkdir -p "$work"
 	tar -xf "$orig" -C "$work" --strip-components=1
-	say "building $(basename "$orig") for aarch64"
+	say "building $(basename "$orig")"
 	(cd "$work" &&
-		./configure --target=$triple CROSS_COMPILE=$triple- \
+		./configure --target="$triple" CROSS_COMPILE="$triple-" \
+			CFLAGS="$musl_cflags" \
 			--prefix="$musl" --disable-shared --enable-wrapper=gcc \
 			>configure.log 2>&1 &&
 		make -j"$jobs" >make.log 2>&1 &&
 		make install >install.log 2>&1) || {
-		say "musl build failed (logs in build/musl-aarch64-src)"
+		say "musl build failed (logs in build/musl-$arch-src)"
 		exit 1
 	}
-	# The generated wrapper runs ${REALGCC:-aarch64-linux-gnu-gcc}: a
-	# REALGCC meant for the host compiler must not reach it.
+	# The generated wrapper runs ${REALGCC:-TRIPLE-gcc}: a REALGCC meant
+	# for the host compiler must not reach it.
 	# shellcheck disable=SC2016
 	sed -i 's/\${REALGCC:-\([^}]*\)}/\1/' "$musl/bin/musl-gcc"
 	rm -rf "$work"
@@ -94,22 +107,22 @@ fi
 if ! { [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; }; then
 	# scripts/deps.sh's download when there is one.
 	orig=$(srcpkg_orig "$build/apt" zlib) || orig=$(fetch zlib)
-	work="$build/zlib-aarch64-src"
+	work="$build/zlib-$arch-src"
 	rm -rf "$work" "$zdir" && mkdir -p "$work"
 	tar -xf "$orig" -C "$work" --strip-components=1
-	say "building $(basename "$orig") for aarch64"
+	say "building $(basename "$orig")"
 	(cd "$work" &&
-		CHOST=$triple CC="$musl/bin/musl-gcc" CFLAGS="-O2" \
-			AR=$triple-ar RANLIB=$triple-ranlib \
+		CHOST="$triple" CC="$musl/bin/musl-gcc" CFLAGS="-O2 $musl_cflags" \
+			AR="$triple-ar" RANLIB="$triple-ranlib" \
 			./configure --static --prefix="$zdir" >configure.log 2>&1 &&
 		make -j"$jobs" libz.a >make.log 2>&1 &&
 		mkdir -p "$zdir/lib" "$zdir/include" &&
 		cp libz.a "$zdir/lib/" && cp zlib.h zconf.h "$zdir/include/") || {
-		say "zlib build failed (logs in build/zlib-aarch64-src)"
+		say "zlib build failed (logs in build/zlib-$arch-src)"
 		exit 1
 	}
 	rm -rf "$work"
 fi
 
 ready || { say "toolchain incomplete"; exit 1; }
-say "ready in $(($(date +%s) - start)) s: build/musl-aarch64, build/zlib-aarch64"
+say "ready in $(($(date +%s) - start)) s: build/musl-$arch, build/zlib-$arch"

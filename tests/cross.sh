@@ -1,43 +1,60 @@
 #!/usr/bin/env bash
-# The aarch64 build (`make ARCH=aarch64`): a static, stripped aarch64
-# binary that, run under qemu-user, prints byte for byte what the x86_64
-# build (WICKFS) prints on the same inputs. The aarch64 side scans bytes
-# with NEON where x86_64 has SSE2 (and reads the Teddy tables with tbl
-# where x86_64 has pshufb), so this also compares those paths, on files
-# big enough to reach them and at every offset of a 16-byte block. The
-# unit tests (tests/unit) are built for aarch64 too and run under qemu.
+# tests/cross.sh - sourced by tests/t_cross_ARCH.sh with CROSS_ARCH set: the
+# cross build (`make ARCH=$CROSS_ARCH`, toolchain by scripts/cross.sh) is a
+# static, stripped binary that, run under qemu-user, prints byte for byte
+# what the x86_64 build (WICKFS) prints on the same inputs: the conformance
+# applets, confinement, and the byte scans at every offset of a 16-byte
+# block (NEON on aarch64, SSE2 on x86_64, plain loops elsewhere; s390x is
+# big-endian). The unit tests (tests/unit) are built for ARCH too and run
+# under qemu.
 #
-# `make test` builds build/wickfs-aarch64 before tests/run (the cross setup
-# from scratch takes under a minute); run alone, this script runs
-# `make ARCH=aarch64` itself, a no-op when the binary is up to date.
-# WICKFS_TEST_AARCH64=0 skips it.
+# WICKFS_TEST_CROSS: the architectures to test (default: all of them;
+# "none" for none); WICKFS_TEST_AARCH64=0 leaves aarch64 out as before.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/cross-arch.sh"
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-arm=$top/build/wickfs-aarch64
+A=$CROSS_ARCH
+cross_arch "$A" || { fail "$A" "unknown CROSS_ARCH"; exit 1; }
+arm=$top/build/wickfs-$A
 
-if [ "${WICKFS_TEST_AARCH64:-1}" = 0 ]; then
+case " ${WICKFS_TEST_CROSS:-$CROSS_ARCHES} " in
+*" $A "*) ;;
+*)
+	skip "$A" "not in WICKFS_TEST_CROSS (${WICKFS_TEST_CROSS:-})"
+	exit 0
+	;;
+esac
+if [ "$A" = aarch64 ] && [ "${WICKFS_TEST_AARCH64:-1}" = 0 ]; then
 	skip aarch64 "WICKFS_TEST_AARCH64=0"
 	exit 0
 fi
 if [ "${WICKFS_SANITIZED:-0}" = 1 ]; then
-	skip aarch64 "compared with the static x86_64 build in the plain pass"
+	skip "$A" "compared with the static x86_64 build in the plain pass"
 	exit 0
 fi
 
-if ! make -C "$top" -s --no-print-directory ARCH=aarch64 >"$TEST_TMP/make.log" 2>&1; then
-	fail aarch64.build "make ARCH=aarch64: $(tail -n 8 "$TEST_TMP/make.log" | tr '\n' ' ' | cut -c1-800)"
+if ! make -C "$top" -s --no-print-directory ARCH="$A" >"$TEST_TMP/make.log" 2>&1; then
+	fail "$A.build" "make ARCH=$A: $(tail -n 8 "$TEST_TMP/make.log" | tr '\n' ' ' | cut -c1-800)"
 	exit 1
 fi
-pass aarch64.build
+pass "$A.build"
 
+case $A in
+aarch64) want="ARM aarch64" ;;
+armv7) want="ARM, EABI5" ;;
+i386) want="Intel 80386" ;;
+ppc64le) want="64-bit PowerPC*LSB" ;;
+s390x) want="IBM S/390" ;;
+riscv64) want="RISC-V" ;;
+esac
 desc=$(file -b "$arm" 2>&1)
-check_match aarch64.file.arch "*ARM aarch64*" "$desc"
-check_match aarch64.file.static "*statically linked*" "$desc"
-check_match aarch64.file.stripped "*, stripped*" "$desc"
+check_match "$A.file.arch" "*$want*" "$desc"
+check_match "$A.file.static" "*statically linked*" "$desc"
+check_match "$A.file.stripped" "*, stripped*" "$desc"
 
-qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64) || {
-	fail aarch64.qemu "neither qemu-aarch64-static nor qemu-aarch64 (scripts/cross-aarch64.sh installs qemu-user-static)"
+qemu=$(command -v "qemu-$qemu-static" || command -v "qemu-$qemu") || {
+	fail "$A.qemu" "neither qemu-$qemu-static nor qemu-$qemu (scripts/cross.sh installs qemu-user-static)"
 	exit 1
 }
 
@@ -64,10 +81,10 @@ _same() {
 	a=$(run "$qemu" "$arm" "$@"; printf x)
 	# shellcheck disable=SC2053
 	if [[ $x != rc=?$'\n'$want* ]]; then
-		fail "aarch64.$name" "x86_64 gave $(show "${x%x}")"
+		fail "$A.$name" "x86_64 gave $(show "${x%x}")"
 		return
 	fi
-	check "aarch64.$name" "${x%x}" "${a%x}"
+	check "$A.$name" "${x%x}" "${a%x}"
 }
 same() { _same "$1" '{"ok":true' "${@:2}"; }
 same_err() { _same "$1" '{"ok":false' "${@:2}"; }
@@ -84,10 +101,10 @@ same_fs() {
 	"$setup"
 	a=$(run "$qemu" "$arm" "$@"; stat -c %a "$file"; cat "$file"; printf x)
 	if [[ $x != rc=0$'\n''{"ok":true'* ]]; then
-		fail "aarch64.$name" "x86_64 gave $(show "${x%x}")"
+		fail "$A.$name" "x86_64 gave $(show "${x%x}")"
 		return
 	fi
-	check "aarch64.$name" "${x%x}" "${a%x}"
+	check "$A.$name" "${x%x}" "${a%x}"
 }
 
 same_text version --version
@@ -254,7 +271,7 @@ for L in $vec_lens; do
 	*) vec_read="$vec_read u$L.txt(x86_64 failed)" ;;
 	esac
 done
-check aarch64.vec.read_all "" "$vec_read"
+check "$A.vec.read_all" "" "$vec_read"
 
 # ---- confinement: the same walk and refusals (openat2, or its fallback
 # where qemu lacks it) ----
@@ -269,24 +286,24 @@ same_err conf.link_out ls slash
 same conf.grep_inside grep foo sub
 unset WICKFS_ROOT
 
-# ---- the unit tests, built for aarch64 and run under qemu ----
+# ---- the unit tests, built for ARCH and run under qemu ----
 cd "$top" || exit 1
 mkdir -p "$TEST_TMP/unit"
 for src in tests/unit/*_test.c; do
 	[ -f "$src" ] || continue
 	n=$(basename "$src" .c)
 	exe=$TEST_TMP/unit/$n
-	if ! build/musl-aarch64/bin/musl-gcc -static -Iinclude -Ibuild/gen \
-		-Ibuild/zlib-aarch64/include -Wall -Wextra -Werror -std=gnu11 \
-		-D_GNU_SOURCE -O1 "$src" build/obj-aarch64/libwickfs.a \
-		build/zlib-aarch64/lib/libz.a -lpthread -o "$exe" >"$exe.log" 2>&1; then
-		fail "aarch64.unit/$n" "does not compile: $(head -c 600 "$exe.log" | tr '\n' ' ')"
+	if ! "build/musl-$A/bin/musl-gcc" -static -Iinclude -Ibuild/gen \
+		"-Ibuild/zlib-$A/include" -Wall -Wextra -Werror -std=gnu11 \
+		-D_GNU_SOURCE -O1 "$src" "build/obj-$A/libwickfs.a" \
+		"build/zlib-$A/lib/libz.a" -lpthread -o "$exe" >"$exe.log" 2>&1; then
+		fail "$A.unit/$n" "does not compile: $(head -c 600 "$exe.log" | tr '\n' ' ')"
 		continue
 	fi
 	timeout -k 5 120 "$qemu" "$exe" </dev/null >"$exe.out" 2>"$exe.err"
 	rc=$?
-	sed "s|^ok |ok aarch64.unit/$n.|; s|^FAIL |FAIL aarch64.unit/$n.|" "$exe.out" | grep -E '^(ok|FAIL) '
+	sed "s|^ok |ok $A.unit/$n.|; s|^FAIL |FAIL $A.unit/$n.|" "$exe.out" | grep -E '^(ok|FAIL) '
 	if [ "$rc" != 0 ] && ! grep -q '^FAIL ' "$exe.out"; then
-		fail "aarch64.unit/$n" "exit status $rc: $(tail -n 3 "$exe.err" | tr '\n' ' ' | cut -c1-300)"
+		fail "$A.unit/$n" "exit status $rc: $(tail -n 3 "$exe.err" | tr '\n' ' ' | cut -c1-300)"
 	fi
 done
