@@ -152,7 +152,7 @@ static int write_file(const char *path, const struct buf *b)
 /* GNU's output without its two header lines. */
 static int gnu_diff(const char *pa, const char *pb, struct buf *out)
 {
-	char cmd[600], chunk[4096];
+	char cmd[1300], chunk[4096];
 	size_t n;
 	FILE *p;
 
@@ -224,7 +224,7 @@ static void against_gnu(void)
 		{ 200, 50, 5, 60 },     { 300, 1000000, 3, 40 },
 		{ 1000, 100, 8, 10 },   { 2000, 300, 15, 5 },
 	};
-	char dir[] = "/tmp/diff_test.XXXXXX", pa[64], pb[64];
+	char dir[512], pa[600], pb[600];
 	struct buf a, b, ours, gnu;
 	size_t r, k, bad = 0, total = 0;
 
@@ -232,6 +232,8 @@ static void against_gnu(void)
 		printf("ok diff/against_gnu # skipped: GNU diff not installed\n");
 		return;
 	}
+	snprintf(dir, sizeof(dir), "%s/diff_test.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir)) {
 		unit_fail("diff/against_gnu", "mkdtemp failed");
 		return;
