@@ -352,19 +352,31 @@ static long keep_lines(const int *e, long lo, long hi, const long *count,
 	return n;
 }
 
-static int search_changes(struct diff *d, const int *ea, const int *eb,
-			  long nclass)
+/* The lines both texts share at the start (*pre) and at the end (*suf),
+ * less `horizon` lines on each side: GNU leaves those in the analysis,
+ * where they count when lines are set aside and bound how far runs of
+ * changes slide. */
+static void common_ends(const struct diff *d, const int *ea, const int *eb,
+			long horizon, long *pre, long *suf)
 {
-	long na = (long)d->na, nb = (long)d->nb, pre = 0, suf = 0, nx, ny;
+	long na = (long)d->na, nb = (long)d->nb, p = 0, s = 0;
+
+	while (p < na && p < nb && ea[p] == eb[p])
+		p++;
+	while (s < na - p && s < nb - p && ea[na - 1 - s] == eb[nb - 1 - s])
+		s++;
+	*pre = p - (p < horizon ? p : horizon);
+	*suf = s - (s < horizon ? s : horizon);
+}
+
+static int search_changes(struct diff *d, const int *ea, const int *eb,
+			  long nclass, long pre, long suf)
+{
+	long na = (long)d->na, nb = (long)d->nb, nx, ny;
 	long *acount, *bcount, *xline, *yline, *v, diags;
 	int *x, *y, rc = -1;
 	struct search s;
 
-	while (pre < na && pre < nb && ea[pre] == eb[pre])
-		pre++;
-	while (suf < na - pre && suf < nb - pre &&
-	       ea[na - 1 - suf] == eb[nb - 1 - suf])
-		suf++;
 	acount = calloc((size_t)nclass + 1, sizeof(long));
 	bcount = calloc((size_t)nclass + 1, sizeof(long));
 	x = malloc(((size_t)na + 1) * sizeof(int));
@@ -550,7 +562,7 @@ int diff_compute(struct diff *d, const char *a, size_t alen, const char *b,
 {
 	unsigned char *ac, *bc;
 	int *ea = NULL, *eb = NULL, rc = -1;
-	long nclass;
+	long nclass, pre, suf;
 
 	memset(d, 0, sizeof(*d));
 	if (context < 0)
@@ -568,10 +580,15 @@ int diff_compute(struct diff *d, const char *a, size_t alen, const char *b,
 	if (!ac || !bc || !ea || !eb)
 		goto out;
 	nclass = classify(d, ea, eb);
-	if (nclass < 0 || search_changes(d, ea, eb, nclass))
+	if (nclass < 0)
 		goto out;
-	shift_runs(d->a_changed, (long)d->na, d->b_changed, ea);
-	shift_runs(d->b_changed, (long)d->nb, d->a_changed, eb);
+	common_ends(d, ea, eb, context, &pre, &suf);
+	if (search_changes(d, ea, eb, nclass, pre, suf))
+		goto out;
+	shift_runs(d->a_changed + pre, (long)d->na - pre - suf,
+		   d->b_changed + pre, ea + pre);
+	shift_runs(d->b_changed + pre, (long)d->nb - pre - suf,
+		   d->a_changed + pre, eb + pre);
 	if (build_hunks(d, (size_t)context))
 		goto out;
 	rc = 0;
