@@ -230,8 +230,10 @@ static int start_block(struct gzw *g)
 
 	if (drain(g, g->fill_seq - g->nslot + 1, 1))
 		return -1;
+	pthread_mutex_lock(&g->mu); /* workers scan states under the lock */
 	s->state = SLOT_FILLING;
 	s->seq = g->fill_seq;
+	pthread_mutex_unlock(&g->mu);
 	s->in_len = 0;
 	s->dict_len = 0;
 	if (g->fill_seq > 0) {
