@@ -87,8 +87,8 @@ static int pack_fail(struct packer *k)
 	return wfs_fail(k->c, "pack %s: %s", k->o->dir, k->tw.err);
 }
 
-static void entry_from_stat(struct tar_entry *e, const char *rel,
-			    const struct stat *st, char type)
+static void entry_from_stat(const struct packer *k, struct tar_entry *e,
+			    const char *rel, const struct stat *st, char type)
 {
 	memset(e, 0, sizeof(*e));
 	e->type = type;
@@ -96,7 +96,7 @@ static void entry_from_stat(struct tar_entry *e, const char *rel,
 	e->linkname = "";
 	e->mode = st->st_mode & 07777;
 	e->mtime = st->st_mtim.tv_sec;
-	e->mtime_nsec = st->st_mtim.tv_nsec;
+	e->mtime_nsec = k->o->whole_seconds ? 0 : st->st_mtim.tv_nsec;
 	e->uid = st->st_uid;
 	e->gid = st->st_gid;
 }
@@ -115,7 +115,7 @@ static int pack_file(struct packer *k, int dirfd, const char *name,
 		close(fd);
 		return wfs_fail(k->c, "pack %s: changed while packed", rel);
 	}
-	entry_from_stat(&e, rel, &st, TAR_FILE);
+	entry_from_stat(k, &e, rel, &st, TAR_FILE);
 	e.size = (unsigned long long)st.st_size;
 	if (tar_write_header(&k->tw, &e))
 		goto tar_fail;
@@ -165,7 +165,7 @@ static int pack_symlink(struct packer *k, int dirfd, const char *name,
 		return wfs_fail(k->c, "pack %s: %s", rel, strerror(errno));
 	}
 	target[n] = 0;
-	entry_from_stat(&e, rel, st, TAR_SYMLINK);
+	entry_from_stat(k, &e, rel, st, TAR_SYMLINK);
 	e.linkname = target;
 	n = tar_write_header(&k->tw, &e);
 	free(target);
@@ -252,7 +252,7 @@ static int pack_one(struct packer *k, int dirfd, const char *name,
 	}
 	if (depth >= MAX_DEPTH)
 		return wfs_fail(k->c, "pack %s: deeper than %d levels", rel, MAX_DEPTH);
-	entry_from_stat(&e, rel, &st, TAR_DIR);
+	entry_from_stat(k, &e, rel, &st, TAR_DIR);
 	if (tar_write_header(&k->tw, &e))
 		return pack_fail(k);
 	k->res->dirs++;

@@ -79,6 +79,13 @@ listing=$(tar -tzf b.tgz 2>&1)
 check_true pack.exclude "excluded names in the archive" \
 	bash -c '! grep -qE "^many/f1|run\.sh" <<<"$1"' _ "$listing"
 check_true pack.exclude.kept "many/f2 missing" grep -qx 'many/f2' <<<"$listing"
+# --whole-seconds: no pax mtime records; the rest survives.
+"$WICKFS" pack --whole-seconds --threads 1 "$src" >ws.tgz 2>/dev/null
+check pack.whole_seconds.no_mtime_records 0 "$(gzip -dc ws.tgz | grep -ac 'mtime=')"
+check_true pack.default_has_subsec "no mtime records" bash -c '[ "$(gzip -dc a.tgz | grep -ac mtime=)" -gt 2000 ]'
+wf_file ws.tgz unpack x-ws
+check pack.whole_seconds.round_trip "$want" "$(manifest_no_time x-ws)"
+check pack.whole_seconds.mtime "1614834367" "$(stat -c %Y x-ws/hello.txt)"
 wf pack --level 10 "$src"
 check pack.bad_level 1 "$RC"
 
