@@ -1,0 +1,62 @@
+/* unpack.c - a gzip tar into a directory, safely
+ *
+ * APPLET(unpack, "i|input: max-bytes#", 1, 1, APPLET_CLI_ONLY)
+ *
+ * config APPLET_UNPACK
+ *	bool "unpack: a gzip tar into a directory, never outside it"
+ *	default y
+ *	help
+ *	  usage: wickfs unpack [--input FILE] [--max-bytes N] DIR < ARCHIVE
+ *
+ *	  Extract a gzip-compressed tar (ustar, pax or GNU; one or more gzip
+ *	  members) into DIR, created when missing. Regular files, directories
+ *	  and symlinks are written with their modes and mtimes; other types are
+ *	  skipped and listed. An entry that would land outside DIR (an absolute
+ *	  name, "..", or a path through a symlink, one made by the archive
+ *	  included) is refused and the error names it. Each file is written
+ *	  to a temporary name and renamed into place, so a truncated or corrupt
+ *	  archive leaves no partial file (entries completed before it remain).
+ *	  Data: {"files","dirs","symlinks","bytes","compressed_bytes",
+ *	  "skipped":[...],"skipped_total"}.
+ *
+ *	  -i, --input FILE  read the archive from FILE instead of stdin
+ *	  --max-bytes N     refuse archives that decompress to more than N
+ *	                    bytes, tar headers included (default 4 GiB, or
+ *	                    WICKFS_UNPACK_MAX): the gzip-bomb bound
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "applet.h"
+#include "archive.h"
+
+int unpack_main(struct req *r)
+{
+	struct wfs_unpack_opts o = {0};
+	struct wfs_archive_result res;
+	const char *input = opt_str(r, "input");
+	long long max = opt_num(r, "max-bytes", 0);
+	int rc;
+
+	if (max < 0)
+		return reply_error(r, "unpack: --max-bytes takes a byte count");
+	o.dir = r->argv[0];
+	o.max_bytes = (unsigned long long)max;
+	o.in_fd = r->in_fd >= 0 ? r->in_fd : 0;
+	if (input) {
+		if (wfs_confine(r->ctx, "unpack", input))
+			return reply_ctx_error(r);
+		o.in_fd = open(input, O_RDONLY | O_CLOEXEC);
+		if (o.in_fd < 0)
+			return reply_error(r, "unpack %s: %s", input, strerror(errno));
+	}
+	rc = wfs_unpack(r->ctx, &o, &res);
+	if (input)
+		close(o.in_fd);
+	if (rc)
+		return reply_ctx_error(r);
+	reply_ok_begin(r);
+	wfs_archive_json(r->out, &res);
+	return reply_ok_end(r);
+}

@@ -1,0 +1,58 @@
+/* archive.h - pack a tree into a gzip tar, unpack one into a directory.
+ *
+ * Both stream: memory stays flat whatever the size of the tree (the names
+ * of one directory at a time when packing; one entry when unpacking).
+ */
+#ifndef WFS_ARCHIVE_H
+#define WFS_ARCHIVE_H
+
+#include "wickfs.h"
+
+/* Unpack's default bound on decompressed bytes (tar headers included):
+ * the gzip-bomb limit. --max-bytes / WICKFS_UNPACK_MAX change it. */
+#define ARCHIVE_DEFAULT_MAX (4ULL << 30)
+/* At most this many skipped paths are listed (the count is exact). */
+#define ARCHIVE_MAX_SKIPPED 1000
+
+struct wfs_pack_opts {
+	const char *dir;
+	const char **exclude; /* globs, as grep's --exclude */
+	int nexclude;
+	int level;            /* 0-9, -1: 6 */
+	int threads;          /* <= 0: gz_default_threads() */
+	int whole_seconds;    /* no pax mtime records (3% smaller for
+			       * small files, mtimes cut to seconds) */
+	int out_fd;           /* the gzip stream goes here */
+};
+
+struct wfs_archive_result {
+	unsigned long long files, dirs, symlinks;
+	unsigned long long bytes;      /* file data */
+	unsigned long long gz_bytes;   /* compressed size */
+	const char **skipped;          /* other types (in c->arena) */
+	size_t nskipped;               /* listed */
+	unsigned long long skipped_total;
+};
+
+int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
+	     struct wfs_archive_result *res);
+
+struct wfs_unpack_opts {
+	const char *dir;              /* created when missing (one level) */
+	int in_fd;
+	unsigned long long max_bytes; /* 0: ARCHIVE_DEFAULT_MAX */
+};
+
+/* Every entry lands beneath dir or the whole call fails naming it: no
+ * absolute names, no "..", no path through a symlink (all creation goes
+ * through directory descriptors opened with O_NOFOLLOW). Each file is
+ * written to a temporary name and renamed into place, so an error leaves
+ * no partial file; entries completed before the error stay. */
+int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
+	       struct wfs_archive_result *res);
+
+/* The result as the data of an envelope: {"files","dirs","symlinks",
+ * "bytes","compressed_bytes","skipped":[...],"skipped_total"}. */
+void wfs_archive_json(struct buf *b, const struct wfs_archive_result *r);
+
+#endif

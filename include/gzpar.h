@@ -1,0 +1,65 @@
+/* gzpar.h - gzip streams: a parallel writer (pigz's scheme) and a streaming
+ * reader with a decompression limit.
+ *
+ * Writer: the input is cut into GZPAR_BLOCK-byte blocks, each deflated by a
+ * worker thread on its own, primed with the previous 32 KiB of input as a
+ * dictionary and ended on a byte boundary (Z_SYNC_FLUSH, the last one
+ * Z_FINISH); the blocks go out in order as ONE gzip member whose CRC is
+ * the blocks' CRCs combined. At most 2 blocks per worker are in flight, so
+ * memory is bounded (about 300 KB per block plus zlib's state per worker).
+ *
+ * Both are re-entrant: all state lives in the object; errors are values
+ * (a message in the object), nothing prints.
+ */
+#ifndef WFS_GZPAR_H
+#define WFS_GZPAR_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define GZPAR_BLOCK (128 * 1024)
+#define GZPAR_DICT (32 * 1024)
+#define GZPAR_MAX_THREADS 8
+
+/* Sink of compressed bytes: 0, or -1 (errno set) to stop. */
+typedef int (*gz_sink_fn)(void *arg, const void *p, size_t n);
+/* Source of compressed bytes: bytes read, 0 at end, -1 (errno set). */
+typedef ssize_t (*gz_source_fn)(void *arg, void *p, size_t n);
+
+/* Worker count: the online cores, or WICKFS_THREADS when set; clamped to
+ * 1..GZPAR_MAX_THREADS. */
+int gz_default_threads(void);
+
+struct gzw;
+
+/* A writer at LEVEL (0-9; -1 default 6) with THREADS workers (<= 0: the
+ * default; 1: compress in the calling thread). NULL when out of memory. */
+struct gzw *gzw_open(int level, int threads, gz_sink_fn sink, void *arg);
+/* Append input. 0, or -1 once any error happened (gzw_error says which). */
+int gzw_write(struct gzw *g, const void *p, size_t n);
+/* Compress what is left, write the trailer, stop the workers. 0 or -1. */
+int gzw_finish(struct gzw *g);
+/* The first error's message ("" when none). */
+const char *gzw_error(const struct gzw *g);
+/* Input bytes and output bytes so far. */
+unsigned long long gzw_in_bytes(const struct gzw *g);
+unsigned long long gzw_out_bytes(const struct gzw *g);
+/* Stop the workers (if gzw_finish was not called) and free. */
+void gzw_free(struct gzw *g);
+
+struct gzr;
+
+/* A reader of one or more concatenated gzip members (pigz -i, cat a.gz
+ * b.gz). LIMIT bounds the decompressed bytes (0: no bound): reading past it
+ * is an error, the defence against gzip bombs. NULL when out of memory. */
+struct gzr *gzr_open(gz_source_fn src, void *arg, unsigned long long limit);
+/* Up to n decompressed bytes: the count, 0 at the end of the last member
+ * (its CRC and length checked), -1 with gzr_error set. Zero bytes after
+ * the last member are accepted (tape padding); anything else is an error. */
+ssize_t gzr_read(struct gzr *z, void *p, size_t n);
+const char *gzr_error(const struct gzr *z);
+unsigned long long gzr_out_bytes(const struct gzr *z);
+unsigned long long gzr_in_bytes(const struct gzr *z);
+void gzr_free(struct gzr *z);
+
+#endif
