@@ -769,7 +769,8 @@ static int searchable(const struct grep_run *g, const struct walk_ent *e)
 		/* confined: a link out of the workspace is not followed */
 		if (g->c->root && confine_check(g->c->root, e->path, why, sizeof(why)))
 			return 0;
-		return !stat(e->path, &st) && S_ISREG(st.st_mode);
+		/* a filter only: the file is opened beneath the root later */
+		return !fstatat(e->dirfd, e->at, &st, 0) && S_ISREG(st.st_mode);
 	}
 	return 1;
 }
