@@ -72,7 +72,7 @@ APPLET_OBJS := $(APPLET_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/applets/main.o \
 BIN := $(B)/wickfs$(if $(ARCH),-$(ARCH))$(if $(filter 0,$(STATIC)),-dyn)
 
 .PHONY: all help deps defconfig allnoconfig allyesconfig oldconfig \
-	menuconfig test test-cross demo release install bench clean distclean
+	menuconfig test test-cross demo release install bench clean distclean fuzz fuzz-smoke
 
 all: $(BIN)
 
@@ -85,6 +85,8 @@ help:
 	@echo "make test-cross the applet scripts under qemu-user for every cross platform"
 	@echo "make install PREFIX=/usr/local DESTDIR="
 	@echo "make bench      benchmarks against peers (bench/)"
+	@echo "make fuzz       libFuzzer targets (tests/fuzz/) into $(B)/fuzz/ (clang)"
+	@echo "make fuzz-smoke build them and run each briefly on its corpus"
 
 deps:
 	$(Q)sh scripts/deps.sh
@@ -178,10 +180,47 @@ install: $(BIN)
 bench: $(BIN)
 	sh bench/run
 
+# ---- fuzzing: clang's libFuzzer with ASan and UBSan (tests/fuzz/) ----
+# Its own objects: the library instrumented for coverage. applets/main.c
+# gives applet_find, which the daemon's request parser needs; its main()
+# is renamed out of libFuzzer's way.
+FUZZ_B := $(B)/fuzz
+FUZZ_CC := clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror \
+	       -Iinclude -I$(GEN) -D_GNU_SOURCE -MMD -MP $(FUZZ_SAN)
+FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard tests/fuzz/*.c))))
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_B)/%)
+FUZZ_OBJS := $(LIB_OBJS:$(OBJ)/%=$(FUZZ_B)/obj/%) \
+	     $(APPLET_OBJS:$(OBJ)/%=$(FUZZ_B)/obj/%)
+
+fuzz: $(FUZZ_BINS)
+
+fuzz-smoke: fuzz
+	$(Q)sh tests/fuzz/smoke.sh
+
+$(FUZZ_B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(filter 0,$(V)),echo "  FUZZCC $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
+		$(if $(filter applets/main.c,$<),-Dmain=wfs_cli_main) -c -o $@ $<
+
+$(FUZZ_B)/obj/gen/applets.o: $(GEN)/applets.c
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_B)/libfuzzwickfs.a: $(FUZZ_OBJS)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(FUZZ_BINS): $(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_B)/libfuzzwickfs.a
+	@echo "  FUZZLD $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(FUZZ_B)/libfuzzwickfs.a -lz -lpthread
+
 clean:
-	rm -rf $(B)/obj* $(GEN) $(B)/wickfs* $(B)/test $(B)/release
+	menuconfig test test-cross demo release install bench clean distclean fuzz fuzz-smoke
 
 distclean: clean
 	rm -rf $(B) .config .config.old
 
--include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+-include $(shell find $(OBJ) $(FUZZ_B) -name '*.d' 2>/dev/null)

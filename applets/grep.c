@@ -30,6 +30,13 @@
  *	  --gitignore honour .gitignore files
  *	  -z          search inside .gz files
  *	  -U          multiline: PATTERN may match across lines
+ *
+ *	  The text of a line is cut at 64 KiB ("text_truncated":true); lines
+ *	  of any length are searched in bounded memory (a match longer than
+ *	  64 KiB that crosses a 4 MiB window of a longer line can be missed).
+ *	  Files over WICKFS_MAX_FILE (default 1 GiB; a .gz by its
+ *	  decompressed size) are not searched but named in "skipped" (at
+ *	  most 100; the field is absent when none is).
  */
 #include "applet.h"
 #include "json.h"
@@ -39,7 +46,11 @@ struct emitter {
 	size_t n;       /* items written */
 	int mode;       /* 0 matches, 1 files, 2 counts */
 	int flushed;    /* part of the envelope already went to stdout */
+	struct buf skipped; /* files over WICKFS_MAX_FILE, as JSON strings */
+	size_t nskipped;
 };
+
+#define SKIPPED_LIST 100
 
 /* Each match is rendered as it is found, so the CLI's memory stays
  * bounded whatever the output size. */
@@ -49,6 +60,14 @@ static int emit(void *arg, const struct wfs_grep_match *m)
 	struct buf *out = e->r->out;
 	size_t before;
 
+	if (m->skipped) {
+		if (e->nskipped++ < SKIPPED_LIST) {
+			if (e->skipped.len)
+				buf_putc(&e->skipped, ',');
+			json_cstr(&e->skipped, m->file);
+		}
+		return e->skipped.oom ? -1 : 0;
+	}
 	if (e->n++)
 		buf_putc(out, ',');
 	if (e->mode == 1) {
@@ -66,6 +85,8 @@ static int emit(void *arg, const struct wfs_grep_match *m)
 		json_int(out, m->line);
 		buf_puts(out, ",\"text\":");
 		json_str(out, m->text, m->text_len);
+		if (m->text_cut)
+			buf_puts(out, ",\"text_truncated\":true");
 		if (m->context)
 			buf_puts(out, ",\"context\":true");
 		buf_putc(out, '}');
@@ -81,7 +102,7 @@ int grep_main(struct req *r)
 {
 	struct wfs_grep_opts o = {0};
 	struct wfs_grep_result res;
-	struct emitter em = {r, 0, 0, 0};
+	struct emitter em = {r, 0, 0, 0, {0}, 0};
 	long long ctx = opt_num(r, "C", 0);
 	static const char *const heads[] = {
 		"{\"matches\":[", "{\"files\":[", "{\"counts\":["};
@@ -110,11 +131,13 @@ int grep_main(struct req *r)
 	if (o.multiline && (o.before || o.after))
 		return reply_error(r, "grep: -U cannot be combined with -A, -B or -C");
 	em.mode = o.files_with_matches ? 1 : o.count ? 2 : 0;
+	buf_init(&em.skipped);
 	o.emit = emit;
 	o.emit_arg = &em;
 	reply_ok_begin(r);
 	buf_puts(r->out, heads[em.mode]);
 	if (wfs_grep(r->ctx, &o, &res)) {
+		buf_free(&em.skipped);
 		if (!em.flushed) {
 			r->out->len = base;
 			return reply_ctx_error(r);
@@ -128,6 +151,12 @@ int grep_main(struct req *r)
 	}
 	buf_puts(r->out, "],\"truncated\":");
 	json_bool(r->out, res.truncated);
+	if (em.nskipped) {
+		buf_puts(r->out, ",\"skipped\":[");
+		buf_add(r->out, em.skipped.p, em.skipped.len);
+		buf_putc(r->out, ']');
+	}
+	buf_free(&em.skipped);
 	buf_putc(r->out, '}');
 	return reply_ok_end(r);
 }

@@ -41,6 +41,11 @@ const char *re_error(const struct re *re);
 /* Number of capture groups (for callers that want to know). */
 int re_ngroups(const struct re *re);
 
+/* Non-zero when whether a match ends at a point depends on the text after
+ * it ($, \z, \b, \B): a search of a window cut from a longer line must
+ * then not trust a match that touches the window's end. */
+int re_end_sensitive(const struct re *re);
+
 #endif
 
 /* Our name shadows the C library's <regex.h> for anyone building with

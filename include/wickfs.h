@@ -109,11 +109,15 @@ struct wfs_grep_match {
 	size_t text_len;
 	int context;   /* 1: a context line, not a match */
 	long long count; /* --count: matches in file */
+	int text_cut;  /* the line is longer: text is its first 64 KiB */
+	int skipped;   /* emit only: file is over WICKFS_MAX_FILE (for a .gz,
+			  decompressed), not searched; nothing else is set */
 };
 struct wfs_grep_result {
 	struct wfs_grep_match *matches;
 	size_t n;
 	int truncated;
+	size_t skipped; /* files over WICKFS_MAX_FILE */
 };
 int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	     struct wfs_grep_result *res);

@@ -21,6 +21,14 @@
 
 #define GREP_BLOCK (256 * 1024)
 #define GREP_RING 64
+/* Memory does not follow the longest line: a line that outgrows a
+ * GREP_LONG buffer is searched in windows of that size, each starting
+ * with the last GREP_OVERLAP bytes of the one before (a match up to that
+ * long that crosses a window's edge is still seen whole). The text kept of
+ * a line, matched or context, is cut at GREP_TEXT_MAX and marked cut. */
+#define GREP_LONG (4u << 20)
+#define GREP_OVERLAP (64u << 10)
+#define GREP_TEXT_MAX (64u << 10)
 
 /* ---- matches of one file, in malloc'd memory (workers have no arena) ---- */
 
@@ -28,6 +36,7 @@ struct hit {
 	long long line;
 	size_t off, len; /* the text, in hits.text */
 	int context;
+	int cut;         /* the line was longer than its text */
 };
 
 struct hits {
@@ -37,6 +46,7 @@ struct hits {
 	long long count; /* matching lines */
 	int oom;
 	int limit;       /* the regex engine hit an internal limit */
+	int too_big;     /* over WICKFS_MAX_FILE (decompressed): skipped */
 	size_t bytes;    /* held in v, roughly */
 	/* Called when bytes grows past GREP_HOLD: hand what is held to the
 	 * output once this file's turn comes, so memory stays bounded. */
@@ -68,13 +78,31 @@ static const char *hit_text(const struct hits *h, const struct hit *e)
 	return h->text.p + e->off;
 }
 
+/* How much of a line of n bytes to keep: all, or GREP_TEXT_MAX backed up
+ * to where a character starts. */
+static size_t text_keep(const char *s, size_t n)
+{
+	if (n <= GREP_TEXT_MAX)
+		return n;
+	n = GREP_TEXT_MAX;
+	while (n > GREP_TEXT_MAX - 4 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+/* cut: the line is longer than s[0..n) (a long line's head), and n may
+ * be cut further here. */
 static void hits_add(struct hits *h, long long line, const char *s, size_t n,
-		     int context)
+		     int context, int cut)
 {
 	struct hit *e;
+	size_t keep;
 
-	if (n && s[n - 1] == '\r')
+	if (!cut && n && s[n - 1] == '\r')
 		n--;
+	keep = text_keep(s, n);
+	cut |= keep < n;
+	n = keep;
 	if (h->n == h->cap) {
 		size_t nc = h->cap ? h->cap * 2 : 16;
 		struct hit *nv = realloc(h->v, nc * sizeof(*nv));
@@ -95,6 +123,7 @@ static void hits_add(struct hits *h, long long line, const char *s, size_t n,
 	e->len = n;
 	e->line = line;
 	e->context = context;
+	e->cut = cut;
 	h->n++;
 	h->bytes += n + sizeof(*e) + 16;
 	if (h->flush && h->bytes > GREP_HOLD)
@@ -109,6 +138,7 @@ struct grep_cfg {
 	const volatile int *stop;
 	long long deadline_ms;       /* the request's, checked per block */
 	const volatile int *cancel;
+	unsigned long long max_file; /* WICKFS_MAX_FILE, decompressed bytes too */
 };
 
 struct reader {
@@ -132,6 +162,7 @@ struct ctxline {
 	long long line;
 	char *text;
 	size_t len;
+	int cut;
 };
 
 struct ctxlines { /* ring of the last B lines, for -B */
@@ -139,14 +170,19 @@ struct ctxlines { /* ring of the last B lines, for -B */
 	int cap, n, head;
 };
 
-static void ctx_push(struct ctxlines *c, long long line, const char *s, size_t n)
+static void ctx_push(struct ctxlines *c, long long line, const char *s, size_t n,
+		     int cut)
 {
 	struct ctxline *e;
+	size_t keep;
 
 	if (!c->cap)
 		return;
-	if (n && s[n - 1] == '\r')
+	if (!cut && n && s[n - 1] == '\r')
 		n--;
+	keep = text_keep(s, n);
+	cut |= keep < n;
+	n = keep;
 	e = &c->v[(c->head + c->n) % c->cap];
 	if (c->n == c->cap) {
 		e = &c->v[c->head];
@@ -161,6 +197,7 @@ static void ctx_push(struct ctxlines *c, long long line, const char *s, size_t n
 	e->text[n] = 0;
 	e->len = n;
 	e->line = line;
+	e->cut = cut;
 	c->n++;
 }
 
@@ -173,6 +210,14 @@ struct scan {
 	int after_left;
 	struct ctxlines before;
 	int done;
+	/* a line longer than GREP_LONG, searched window by window */
+	int inlong;         /* buf[0..lctx) is the end of the last window */
+	size_t lctx;
+	size_t lfrom;       /* where a window's search starts: 0 for the
+			     * first, then 1 (buf[0] is context for ^, \b) */
+	int lmatched;
+	char *lhead;        /* its first GREP_TEXT_MAX bytes, for the output */
+	size_t lhead_len;
 };
 
 static int line_matches(struct scan *s, const char *p, size_t n)
@@ -185,12 +230,44 @@ static int line_matches(struct scan *s, const char *p, size_t n)
 	return r == 1;
 }
 
+/* The verdict on line s->line (text p[0..n), cut: longer than that):
+ * a match, a context line after one, or a candidate for context before. */
+static void take_line(struct scan *s, int matched, const char *p, size_t n,
+		      int cut)
+{
+	const struct wfs_grep_opts *o = s->g->o;
+	int listing = !o->count && !o->files_with_matches;
+
+	if (matched) {
+		int i;
+		for (i = 0; listing && i < s->before.n; i++) {
+			struct ctxline *b = &s->before.v[(s->before.head + i) % s->before.cap];
+			if (b->line > s->last_out)
+				hits_add(s->h, b->line, b->text, b->len, 1, b->cut);
+		}
+		s->before.n = 0;
+		if (listing)
+			hits_add(s->h, s->line, p, n, 0, cut);
+		s->h->count++;
+		s->last_out = s->line;
+		s->after_left = o->after;
+		if (o->files_with_matches ||
+		    (s->g->per_file && s->h->count >= s->g->per_file))
+			s->done = 1;
+	} else if (s->after_left > 0) {
+		hits_add(s->h, s->line, p, n, 1, cut);
+		s->last_out = s->line;
+		s->after_left--;
+	} else {
+		ctx_push(&s->before, s->line, p, n, cut);
+	}
+	s->line++;
+}
+
 /* Line by line: for context windows, and for CRLF text, where the line
  * the pattern sees must end before the '\r' (as Go's scanner drops it). */
 static void scan_lines(struct scan *s, const char *buf, size_t len)
 {
-	const struct wfs_grep_opts *o = s->g->o;
-	int listing = !o->count && !o->files_with_matches;
 	size_t pos = 0;
 
 	while (pos < len && !s->done) {
@@ -199,30 +276,8 @@ static void scan_lines(struct scan *s, const char *buf, size_t len)
 		const char *p = buf + pos;
 		size_t n = end - pos;
 
-		if (line_matches(s, p, n && p[n - 1] == '\r' ? n - 1 : n)) {
-			int i;
-			for (i = 0; listing && i < s->before.n; i++) {
-				struct ctxline *b = &s->before.v[(s->before.head + i) % s->before.cap];
-				if (b->line > s->last_out)
-					hits_add(s->h, b->line, b->text, b->len, 1);
-			}
-			s->before.n = 0;
-			if (listing)
-				hits_add(s->h, s->line, p, n, 0);
-			s->h->count++;
-			s->last_out = s->line;
-			s->after_left = o->after;
-			if (o->files_with_matches ||
-			    (s->g->per_file && s->h->count >= s->g->per_file))
-				s->done = 1;
-		} else if (s->after_left > 0) {
-			hits_add(s->h, s->line, p, n, 1);
-			s->last_out = s->line;
-			s->after_left--;
-		} else {
-			ctx_push(&s->before, s->line, p, n);
-		}
-		s->line++;
+		take_line(s, line_matches(s, p, n && p[n - 1] == '\r' ? n - 1 : n),
+			  p, n, 0);
 		pos = end + 1;
 	}
 }
@@ -254,7 +309,7 @@ static void scan_block(struct scan *s, const char *buf, size_t len)
 		s->line += (long long)bytes_count(buf + counted, ls - counted, '\n');
 		counted = ls;
 		if (!o->count && !o->files_with_matches)
-			hits_add(s->h, s->line, buf + ls, le - ls, 0);
+			hits_add(s->h, s->line, buf + ls, le - ls, 0, 0);
 		s->h->count++;
 		if (o->files_with_matches ||
 		    (s->g->per_file && s->h->count >= s->g->per_file))
@@ -290,13 +345,67 @@ static void scan_multiline(struct scan *s, const char *buf, size_t len)
 		nl = le < len ? memchr(buf + le, '\n', len - le) : NULL;
 		le = nl ? (size_t)(nl - buf) : len;
 		if (!s->g->o->count && !s->g->o->files_with_matches)
-			hits_add(s->h, line, buf + ls, le - ls, 0);
+			hits_add(s->h, line, buf + ls, le - ls, 0, 0);
 		s->h->count++;
 		if (s->g->o->files_with_matches ||
 		    (s->g->per_file && s->h->count >= s->g->per_file))
 			s->done = 1;
 		pos = le + 1;
 	}
+}
+
+/* One window of a long line: buf[0..end), of which buf[0..s->lctx) was
+ * in the window before (searched again: a match shorter than the overlap
+ * that crossed the old edge is found whole). final: end is the line's
+ * end. Returns where the next window starts (what to keep of buf). */
+static size_t long_window(struct scan *s, const char *buf, size_t end, int final)
+{
+	size_t e = end, ms, me, room;
+	int r;
+
+	if (!s->inlong) {
+		s->inlong = 1;
+		s->lmatched = 0;
+		s->lhead_len = 0;
+		s->lctx = 0;
+		s->lfrom = 0;
+	}
+	/* the head of the line, for the output */
+	room = GREP_TEXT_MAX + 4 - s->lhead_len;
+	if (s->lhead && room && end > s->lctx) {
+		size_t k = end - s->lctx < room ? end - s->lctx : room;
+		memcpy(s->lhead + s->lhead_len, buf + s->lctx, k);
+		s->lhead_len += k;
+	}
+	/* Cut where a character starts, so the window's last characters
+	 * decode as they do in the whole line. */
+	while (!final && e > s->lctx && e + 3 > end && ((unsigned char)buf[e] & 0xc0) == 0x80)
+		e--;
+	if (!s->lmatched && !s->done) {
+		size_t n = e;
+		if (final && n && buf[n - 1] == '\r')
+			n--; /* as scan_lines: the pattern does not see the '\r' */
+		r = re_search(s->re, buf, n, s->lfrom, &ms, &me);
+		if (r < 0)
+			s->h->limit = s->done = 1;
+		/* A match touching a cut edge may need what follows ($, \b):
+		 * the next window, which holds it again, decides. */
+		if (r == 1 && (final || me < n || !re_end_sensitive(s->re)))
+			s->lmatched = 1;
+	}
+	s->lfrom = 1;
+	return e > GREP_OVERLAP ? e - GREP_OVERLAP : 0;
+}
+
+/* The long line ended: give its verdict with its head as the text. */
+static void long_end(struct scan *s)
+{
+	size_t n = s->lhead_len;
+
+	s->inlong = 0;
+	if (!s->lhead)
+		n = 0;
+	take_line(s, s->lmatched, s->lhead ? s->lhead : "", n, 1);
 }
 
 static int has_suffix_gz(const char *name)
@@ -336,6 +445,10 @@ static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
 	/* O_NONBLOCK stays: it changes nothing for a regular file. */
 	if (fstat(rd.fd, &st) || !S_ISREG(st.st_mode))
 		goto out;
+	if ((unsigned long long)st.st_size > g->max_file) {
+		h->too_big = 1;
+		goto out;
+	}
 	if (o->gz && has_suffix_gz(path)) {
 		rd.gz = gzdopen(rd.fd, "rb");
 		if (!rd.gz)
@@ -364,7 +477,17 @@ static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
 		ssize_t k;
 		size_t done_len;
 
-		if (have == cap) {
+		if (have == cap && cap >= GREP_LONG && !o->multiline) {
+			/* a line longer than the buffer: search it window by
+			 * window rather than grow */
+			size_t keep;
+			if (!s.lhead && !(s.lhead = malloc(GREP_TEXT_MAX + 4)))
+				break;
+			keep = long_window(&s, buf, have, 0);
+			memmove(buf, buf + keep, have - keep);
+			have -= keep;
+			s.lctx = have;
+		} else if (have == cap) {
 			char *nb = realloc(buf, cap * 2 + 1);
 			if (!nb)
 				break;
@@ -375,6 +498,14 @@ static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
 		if (k < 0)
 			break;
 		total += (unsigned long long)k;
+		if (total > g->max_file) {
+			/* a .gz that inflates past the limit (or a file that
+			 * grew): skipped as a whole, what it matched dropped */
+			h->too_big = 1;
+			hits_clear(h);
+			h->count = 0;
+			break;
+		}
 		/* Reading the size fstat gave is the end: spare the read that
 		 * would return 0 (a growing file is read as it was). */
 		if (k == 0 || (!rd.gz && total >= (unsigned long long)st.st_size))
@@ -389,6 +520,20 @@ static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
 			if (eof)
 				scan_multiline(&s, buf, have);
 			continue;
+		}
+		if (s.inlong) {
+			/* the long line's last window: up to its newline */
+			char *nl = memchr(buf + s.lctx, '\n', have - s.lctx);
+			size_t le = nl ? (size_t)(nl - buf) : have;
+			if (!nl && !eof)
+				continue;
+			long_window(&s, buf, le, 1);
+			long_end(&s);
+			le += nl ? 1 : 0;
+			memmove(buf, buf + le, have - le);
+			have -= le;
+			if (!have || s.done)
+				continue;
 		}
 		if (eof) {
 			done_len = have;
@@ -409,6 +554,7 @@ static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
 			break; /* the caller reports a deadline or cancel */
 	}
 out:
+	free(s.lhead);
 	if (s.before.v) {
 		int i;
 		for (i = 0; i < s.before.cap; i++)
@@ -522,6 +668,7 @@ static int keep_hit(struct grep_run *g, const struct hits *h,
 			one.text = hit_text(h, e);
 			one.text_len = e->len;
 			one.context = e->context;
+			one.text_cut = e->cut;
 		}
 		g->res->n++;
 		if (g->o->emit(g->o->emit_arg, &one))
@@ -547,6 +694,7 @@ static int keep_hit(struct grep_run *g, const struct hits *h,
 		m->text = arena_strndup(g->c->arena, hit_text(h, e), e->len);
 		m->text_len = e->len;
 		m->context = e->context;
+		m->text_cut = e->cut;
 		if (!m->text)
 			return -1;
 	}
@@ -561,8 +709,21 @@ static void merge_file(struct grep_run *g, const char *path, struct hits *h)
 	const char *file;
 	size_t i;
 
-	if (g->stop || (!h->count && !h->n && !h->limit && !h->oom))
+	if (g->stop || (!h->count && !h->n && !h->limit && !h->oom && !h->too_big))
 		return;
+	if (h->too_big) {
+		/* told to the caller (emit), not part of the matches */
+		struct wfs_grep_match one;
+		g->res->skipped++;
+		if (!o->emit)
+			return;
+		memset(&one, 0, sizeof(one));
+		one.file = path;
+		one.skipped = 1;
+		if (o->emit(o->emit_arg, &one))
+			g->stop = 1;
+		return;
+	}
 	if (h->oom || h->limit) {
 		g->oom = h->oom;
 		if (h->limit && !g->limit_file)
@@ -953,6 +1114,7 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	g->cfg.stop = &g->stop;
 	g->cfg.deadline_ms = c->deadline_ms;
 	g->cfg.cancel = c->cancel;
+	g->cfg.max_file = fs_max_file();
 	/* A file can contribute at most the cap; context needs no more. */
 	g->cfg.per_file = o->count ? 0 : o->max;
 	g->wo.hidden = o->hidden;

@@ -376,7 +376,9 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		resp_invalid(j, "field \"timeout\" must be a number of seconds");
 		return;
 	}
-	j->timeout_s = m && m->type == JSON_NUM ? (long long)m->num : 0;
+	/* compared as a double first: 1e999 (infinity) overflows the cast */
+	j->timeout_s = m && m->type == JSON_NUM && m->num >= 1 ?
+		(m->num > 4e9 ? 4000000000LL : (long long)m->num) : 0;
 	if (j->timeout_s <= 0)
 		j->timeout_s = DAEMON_DEFAULT_TIMEOUT;
 	if (j->timeout_s > 100LL * 365 * 86400)

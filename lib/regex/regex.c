@@ -82,6 +82,13 @@ int re_ngroups(const struct re *re)
 	return re->ncap;
 }
 
+int re_end_sensitive(const struct re *re)
+{
+	/* A_BOUND is not here: it only looks past an invalid byte, and a
+	 * window cut where a character starts agrees with the whole text. */
+	return (re->prog.asserts & (A_EOL | A_EOT | A_WORDB | A_NWORDB)) != 0;
+}
+
 static int run_pike(struct re *re, const unsigned char *s, size_t n,
 		    size_t from, size_t *ms, size_t *me)
 {
