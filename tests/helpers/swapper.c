@@ -6,6 +6,7 @@
  * where the filesystem lacks that, by three renames through A.swaptmp. At
  * SIGTERM the names are put back as they were and the number of rounds
  * is written to COUNTFILE, so a test can tell the race really ran.
+ * COUNTFILE is created empty once SIGTERM is handled: wait for it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -59,6 +60,10 @@ int main(int argc, char **argv)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
+	/* ready: from now on SIGTERM ends the loop cleanly */
+	f = fopen(argv[3], "w");
+	if (!f || fclose(f))
+		return 1;
 	while (!stop) {
 		if (swap(argv[1], argv[2], tmp, &plain)) {
 			perror("swapper");
