@@ -16,6 +16,8 @@
  *	  included) is refused and the error names it. Each file is written
  *	  to a temporary name and renamed into place, so a truncated or corrupt
  *	  archive leaves no partial file (entries completed before it remain).
+ *	  The gzip CRC comes at the end of the stream: damage that inflate
+ *	  itself cannot see is reported there, after the entries before it.
  *	  Data: {"files","dirs","symlinks","bytes","compressed_bytes",
  *	  "skipped":[...],"skipped_total"}.
  *

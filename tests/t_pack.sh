@@ -267,3 +267,20 @@ hostile empty 'empty input, not a gzip stream' empty.tgz
 WICKFS_READONLY=1 "$WICKFS" unpack "$d/ro" <a.tgz >ro.out
 check_match unpack.readonly '{"ok":false,"error":"unpack *read-only*' "$(cat ro.out)"
 check_true unpack.readonly.nothing "target created" test ! -e "$d/ro"
+
+# Errors without --output go to stderr: stdout carries only the archive.
+"$WICKFS" pack "$d/missing" >err.bin 2>err.txt
+check pack.error.rc_and_stdout "1 0" "$? $(stat -c %s err.bin)"
+check pack.error.on_stderr '{"ok":false,"error":"pack '"$d"'/missing: No such file or directory"}' "$(cat err.txt)"
+
+# --root: the output, the input and the target stay inside it.
+mkdir -p "$d/root/in"
+printf 'r' >"$d/root/in/r"
+wf --root "$d/root" pack --output "$d/escape.tgz" "$d/root/in"
+check_match pack.root.output_outside '*outside the workspace root*' "$OUT"
+check_true pack.root.no_file "escape.tgz written" test ! -e "$d/escape.tgz"
+wf --root "$d/root" pack --output "$d/root/ok.tgz" "$d/root/in"
+check pack.root.inside 0 "$RC"
+wf --root "$d/root" unpack --input "$d/root/ok.tgz" "$d/unpacked-outside"
+check_match unpack.root.target_outside '*outside the workspace root*' "$OUT"
+check_true unpack.root.no_dir "target created" test ! -e "$d/unpacked-outside"
