@@ -58,8 +58,9 @@ int patch_insert(const char *text, size_t len, size_t after,
 		 const char *new_text, size_t new_len, struct buf *out,
 		 struct patch_error *err);
 
-/* "edit 2: old_text not found; closest match ignoring whitespace: lines
- * 10-12; the file has CRLF line endings" and the like. */
+/* "hunk 2: old_text not found; closest match ignoring whitespace: lines
+ * 10-12; the file has CRLF line endings" and the like (a hunk is one
+ * {old_text,new_text} edit). */
 void patch_error_text(const struct patch_error *err, char *msg, size_t len);
 
 /* The text's line ends are mostly "\r\n". */

@@ -230,7 +230,7 @@ static int locate(const char *cur, size_t n, const struct patch_edit *e,
 int patch_apply(const char *text, size_t len, const struct patch_edit *edits,
 		size_t n, struct buf *out, struct patch_error *err)
 {
-	struct buf cur, next, rep;
+	struct buf cur, next, rep, tmp;
 	int crlf = patch_crlf(text, len), rc = -1;
 	size_t k, off, mlen;
 
@@ -265,8 +265,9 @@ int patch_apply(const char *text, size_t len, const struct patch_edit *edits,
 			fail(err, PATCH_NOMEM, k + 1);
 			goto out;
 		}
-		buf_reset(&cur);
-		buf_add(&cur, next.p ? next.p : "", next.len);
+		tmp = cur; /* the result is the text for the next edit */
+		cur = next;
+		next = tmp;
 	}
 	if (cur.oom) {
 		fail(err, PATCH_NOMEM, n);
@@ -343,14 +344,14 @@ void patch_error_text(const struct patch_error *err, char *msg, size_t len)
 		snprintf(msg, len, "no error");
 		return;
 	case PATCH_EMPTY:
-		snprintf(msg, len, "edit %zu: old_text is empty", err->edit);
+		snprintf(msg, len, "hunk %zu: old_text is empty", err->edit);
 		return;
 	case PATCH_SAME:
-		snprintf(msg, len, "edit %zu: old_text and new_text are the same",
+		snprintf(msg, len, "hunk %zu: old_text and new_text are the same",
 			 err->edit);
 		return;
 	case PATCH_AMBIGUOUS:
-		snprintf(msg, len, "edit %zu: old_text occurs %zu times (lines %zu "
+		snprintf(msg, len, "hunk %zu: old_text occurs %zu times (lines %zu "
 			 "and %zu, ...); give more context to make it unique",
 			 err->edit, err->count, err->line, err->line2);
 		return;
@@ -362,12 +363,12 @@ void patch_error_text(const struct patch_error *err, char *msg, size_t len)
 		snprintf(msg, len, "insert: new_text is empty");
 		return;
 	case PATCH_NOMEM:
-		snprintf(msg, len, "edit %zu: out of memory", err->edit);
+		snprintf(msg, len, "hunk %zu: out of memory", err->edit);
 		return;
 	case PATCH_NOT_FOUND:
 		break;
 	}
-	w = (size_t)snprintf(msg, len, "edit %zu: old_text not found", err->edit);
+	w = (size_t)snprintf(msg, len, "hunk %zu: old_text not found", err->edit);
 	if (err->near_first && w < len)
 		w += (size_t)snprintf(msg + w, len - w,
 				      err->near_first == err->near_last ?

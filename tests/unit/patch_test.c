@@ -5,8 +5,7 @@
 
 #define E(o, n) { o, n, sizeof(o) - 1, sizeof(n) - 1 }
 
-/* Apply edits to text: want is the result, or the error text when it
- * starts with "edit " or "insert ". */
+/* Apply edits to text: want is the result, or the error text. */
 static void check(const char *name, const char *text,
 		  const struct patch_edit *e, size_t n, const char *want)
 {
@@ -41,23 +40,23 @@ static void apply(void)
 	check("patch/one", "a\nb\nc\n", one, 1, "a\nB\nc\n");
 	check("patch/sequential", "ab\n", seq, 2, "yb\n");
 	check("patch/all_or_nothing", "ab\n", second_bad, 2,
-	      "edit 2: old_text not found");
+	      "hunk 2: old_text not found");
 	check("patch/ambiguous", "b\ndup\nx\ndup\n", amb, 2,
-	      "edit 2: old_text occurs 2 times (lines 2 and 4, ...); give more "
+	      "hunk 2: old_text occurs 2 times (lines 2 and 4, ...); give more "
 	      "context to make it unique");
-	check("patch/empty", "a\n", empty, 1, "edit 1: old_text is empty");
+	check("patch/empty", "a\n", empty, 1, "hunk 1: old_text is empty");
 	check("patch/same", "a\n", same, 1,
-	      "edit 1: old_text and new_text are the same");
+	      "hunk 1: old_text and new_text are the same");
 	check("patch/crlf_follows_file", "a\r\nb\r\nc\r\n", lf_in_crlf, 1,
 	      "a\r\nB\r\nC\r\nD\r\n");
 	check("patch/no_final_newline_kept", "a\nb\nc", eof_nl, 1, "a\nb\nC");
 	check("patch/bom_kept", "\xef\xbb\xbf" "a\n", bom_gone, 1,
 	      "\xef\xbb\xbf" "A\n");
 	check("patch/not_found_closest", "x\n\tif(x){\n\t\ty();\n\t}\nw\n", near, 1,
-	      "edit 1: old_text not found; closest match ignoring whitespace: "
+	      "hunk 1: old_text not found; closest match ignoring whitespace: "
 	      "lines 2-4");
 	check("patch/not_found_crlf", "x\r\ny\r\n", second_bad + 1, 1,
-	      "edit 1: old_text not found; the file has CRLF line endings");
+	      "hunk 1: old_text not found; the file has CRLF line endings");
 }
 
 static void closest(void)
