@@ -1,6 +1,6 @@
 /* edit.c - replace text in a file
  *
- * APPLET(edit, "all unique", 1, 1, 0)
+ * APPLET(edit, "all unique", 1, 1, APPLET_REF(1))
  *
  * config APPLET_EDIT
  *	bool "edit: replace text in a file"

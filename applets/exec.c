@@ -1,6 +1,6 @@
 /* exec.c - run a shell command
  *
- * APPLET(exec, "timeout# max-output# cwd:", 1, -1, APPLET_STOP_AT_ARG)
+ * APPLET(exec, "timeout# max-output# cwd:", 1, -1, APPLET_STOP_AT_ARG|APPLET_REF(1))
  *
  * config APPLET_EXEC
  *	bool "exec: run a command, capture its output"
@@ -12,7 +12,8 @@
  *	  directly when they are plain words naming a program), stdin
  *	  /dev/null, in a process group of its own:
  *	  {"stdout","stderr","exit_code"}; exit_code -1 when killed by a
- *	  signal. ok is true even when the command fails.
+ *	  signal. ok is true even when the command fails. A single argument
+ *	  is always the command, even "--help"; -- ends the options.
  *
  *	  --timeout SECONDS  kill the whole group (TERM, then KILL) after
  *	                     SECONDS: exit_code 124, "timed_out":true

@@ -1,6 +1,6 @@
 /* glob.c - find files by name pattern
  *
- * APPLET(glob, "max# hidden no-skip gitignore sort: type:", 1, 2, 0)
+ * APPLET(glob, "max# hidden no-skip gitignore sort: type:", 1, 2, APPLET_REF(2))
  *
  * config APPLET_GLOB
  *	bool "glob: find files by pattern"
@@ -13,7 +13,8 @@
  *	  entries that are not directories whose base name matches PATTERN
  *	  (*, ?, [...], \). A PATTERN with "/" or "**" matches the path
  *	  relative to PATH (**\/\*.go, src/\**\/test_*.py); {a,b} alternates.
- *	  Data: {"files":[...],"truncated"}.
+ *	  Data: {"files":[...],"truncated"}. Given exactly PATTERN and PATH,
+ *	  both are literal; options go before them, and -- ends them.
  *
  *	  --max N        at most N files (default 100, 0: no cap)
  *	  --sort name|mtime  by path, or newest first

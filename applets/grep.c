@@ -1,6 +1,6 @@
 /* grep.c - search file contents
  *
- * APPLET(grep, "i F w A# B# C# max# l|files-with-matches c|count include* exclude* hidden no-skip gitignore z U", 1, 2, 0)
+ * APPLET(grep, "i F w A# B# C# max# l|files-with-matches c|count include* exclude* hidden no-skip gitignore z U", 1, 2, APPLET_REF(2))
  *
  * config APPLET_GREP
  *	bool "grep: search file contents with RE2 syntax"
@@ -14,6 +14,8 @@
  *	  with binary extensions (.png, .zip, .so, ...) and files with a NUL
  *	  byte in their first block. At most 200 matches.
  *	  Data: {"matches":[{"file","line","text"}],"truncated"}.
+ *	  Given exactly PATTERN and PATH, both are literal ("-i" is searched
+ *	  for); options go before them, and -- ends them.
  *
  *	  -i          ignore case
  *	  -F          PATTERN is a fixed string

@@ -1,6 +1,6 @@
 /* ls.c - list a directory
  *
- * APPLET(ls, "", 0, 1, 0)
+ * APPLET(ls, "", 0, 1, APPLET_REF(1))
  *
  * config APPLET_LS
  *	bool "ls: list a directory as JSON"

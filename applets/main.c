@@ -44,7 +44,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "wickfs %s: filesystem tools and command execution for agents\n\n"
 		   "usage: wickfs APPLET [ARGS...]   (or run as APPLET / wickfs-APPLET)\n"
-		   "       wickfs --list | --version | --help | APPLET --help\n"
+		   "       wickfs --list | --version | --help | help APPLET\n"
 		   "       wickfs --install [-s] DIR  (wickfs-APPLET links in DIR)\n"
 		   "       wickfs --root DIR APPLET ...  (confined to DIR, as WICKFS_ROOT=DIR)\n\n"
 		   "applets:",
@@ -154,6 +154,20 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 			usage(stdout);
+			return 0;
+		}
+		/* help APPLET: reachable even where APPLET --help is taken
+		 * literally (the reference's form: `read --help` reads a file). */
+		if (!strcmp(argv[1], "help")) {
+			a = argc > 2 ? applet_find(argv[2]) : NULL;
+			if (argc > 2 && !a) {
+				fprintf(stderr, "wickfs: unknown applet '%s'\n", argv[2]);
+				return 2;
+			}
+			if (a)
+				fputs(a->help, stdout);
+			else
+				usage(stdout);
 			return 0;
 		}
 		if (!strcmp(argv[1], "--list")) {

@@ -1,6 +1,6 @@
 /* read.c - print a file
  *
- * APPLET(read, "", 1, 1, 0)
+ * APPLET(read, "", 1, 1, APPLET_REF(1))
  *
  * config APPLET_READ
  *	bool "read: print a file as a JSON string"

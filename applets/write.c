@@ -1,6 +1,6 @@
 /* write.c - replace a file with stdin
  *
- * APPLET(write, "", 1, 1, 0)
+ * APPLET(write, "", 1, 1, APPLET_REF(1))
  *
  * config APPLET_WRITE
  *	bool "write: replace a file atomically with stdin"

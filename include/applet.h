@@ -56,6 +56,12 @@ struct applet {
 
 #define APPLET_STOP_AT_ARG 1u /* options end at the first positional */
 #define APPLET_CLI_ONLY 2u    /* never run in-process by the daemon */
+/* The reference's form: exactly N positional arguments (the Go host sends
+ * `grep PATTERN PATH`, `read PATH`, `exec COMMAND`, never "--"). Given
+ * exactly N arguments, the applet takes every one literally, even "-i" or
+ * "--help"; options apply only beyond that form, or after "--". */
+#define APPLET_REF(n) ((unsigned)(n) << 8)
+#define APPLET_REF_ARGS(flags) ((int)(((flags) >> 8) & 15u))
 
 /* The generated table (build/gen/applets.c). */
 extern const struct applet applet_table[];

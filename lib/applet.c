@@ -5,9 +5,11 @@
  * none for a flag, ':' a string, '#' an integer, '*' a repeatable string.
  * Example: "i|ignore-case A# include* max#".
  *
- * An argument that starts with '-' but names no option of the applet is a
- * positional argument (a grep pattern such as "->"), so hosts that never
- * pass options keep the reference's behaviour. "--" ends the options.
+ * An applet given exactly its reference form (APPLET_REF: the Go host's
+ * `grep PATTERN PATH`, `read PATH`, `exec COMMAND`) takes every argument
+ * literally: `grep -i .` searches for "-i", `exec --help` runs "--help".
+ * Beyond that form options apply, and "--" ends them. An argument that
+ * starts with '-' but names no option is positional (a pattern "->").
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -172,6 +174,8 @@ int applet_run(const struct applet *a, struct req *r, int argc, char **argv)
 	pos = arena_alloc(r->arena, (size_t)(argc + 1) * sizeof(*pos));
 	if (!pos)
 		return reply_error(r, "%s: out of memory", a->name);
+	if (argc && argc == APPLET_REF_ARGS(a->flags))
+		opts_done = 1; /* the reference's form: all literal */
 	for (i = 0; i < argc; i++) {
 		int used, rc;
 

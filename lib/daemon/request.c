@@ -210,11 +210,14 @@ static char *join_words(struct arena *a, char **w, int n)
 	return s;
 }
 
-/* `exec CMD...` without options runs CMD on the loop, not on a worker. */
+/* `exec CMD...` without options runs CMD on the loop, not on a worker;
+ * the reference's form `exec COMMAND` is literal even when it starts
+ * with '-'. */
 static int exec_applet_async(struct job *j, const struct applet *a, int argc,
 			     char **argv)
 {
-	if (strcmp(a->name, "exec") || argc < 1 || argv[0][0] == '-')
+	if (strcmp(a->name, "exec") || argc < 1 ||
+	    (argv[0][0] == '-' && argc != APPLET_REF_ARGS(a->flags)))
 		return 0;
 	j->exec.command = join_words(&j->arena, argv, argc);
 	if (!j->exec.command)
