@@ -23,12 +23,13 @@
  *	  --cwd DIR          run in DIR
  */
 #include "applet.h"
-#include "exec.h"
+#include "reply.h"
 
 int exec_main(struct req *r)
 {
 	struct wfs_exec_opts o = {0};
 	struct wfs_exec_result res;
+	struct reply_run run;
 	struct buf cmd;
 	long long timeout = opt_num(r, "timeout", 0);
 	long long max = opt_num(r, "max-output", 0);
@@ -55,7 +56,8 @@ int exec_main(struct req *r)
 		return reply_ctx_error(r);
 	}
 	buf_free(&cmd);
-	exec_render(r->out, &res);
+	run = reply_run_of(&res);
+	reply_exec(r->out, &run, REPLY_LINE_MAX);
 	buf_free(&res.out);
 	buf_free(&res.err);
 	return 0;

@@ -54,7 +54,4 @@ void exec_finish(struct exec_proc *p, struct wfs_exec_result *res);
 /* Release everything of an unfinished command: kill, close, reap. */
 void exec_abort(struct exec_proc *p);
 
-/* The exec applet's envelope for a result: {"ok":true,"data":{...}}\n */
-void exec_render(struct buf *out, const struct wfs_exec_result *res);
-
 #endif

@@ -10,6 +10,10 @@
  * invalid sequences become U+FFFD, as Go's encoder does. */
 void json_str(struct buf *b, const char *s, size_t n);
 void json_cstr(struct buf *b, const char *s);
+/* What json_str writes for s[0..n), quotes excluded, counting no further
+ * than budget bytes: *fit (when not NULL) gets the length of the longest
+ * prefix, whole characters only, whose escaped form fits. */
+size_t json_str_size(const char *s, size_t n, size_t budget, size_t *fit);
 void json_int(struct buf *b, long long v);
 void json_bool(struct buf *b, int v);
 /* "key": (a comma is the caller's business) */

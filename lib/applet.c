@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "applet.h"
 #include "json.h"
+#include "reply.h"
 
 struct optdef {
 	int index;
@@ -303,13 +304,13 @@ void req_flush(struct req *r)
 
 int reply_ok_begin(struct req *r)
 {
-	buf_puts(r->out, "{\"ok\":true,\"data\":");
+	reply_ok_open(r->out);
 	return 0;
 }
 
 int reply_ok_end(struct req *r)
 {
-	buf_puts(r->out, "}\n");
+	reply_ok_close(r->out);
 	return 0;
 }
 
@@ -321,9 +322,7 @@ int reply_error(struct req *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	buf_puts(r->out, "{\"ok\":false,\"error\":");
-	json_cstr(r->out, msg);
-	buf_puts(r->out, "}\n");
+	reply_error_line(r->out, msg);
 	return 1;
 }
 

@@ -499,19 +499,3 @@ int wfs_exec(struct wfs_ctx *c, const struct wfs_exec_opts *o,
 	exec_finish(&p, res);
 	return 0;
 }
-
-void exec_render(struct buf *out, const struct wfs_exec_result *res)
-{
-	buf_puts(out, "{\"ok\":true,\"data\":{\"stdout\":");
-	json_str(out, res->out.p ? res->out.p : "", res->out.len);
-	buf_puts(out, ",\"stderr\":");
-	json_str(out, res->err.p ? res->err.p : "", res->err.len);
-	buf_printf(out, ",\"exit_code\":%d", res->exit_code);
-	if (res->out_truncated)
-		buf_puts(out, ",\"stdout_truncated\":true");
-	if (res->err_truncated)
-		buf_puts(out, ",\"stderr_truncated\":true");
-	if (res->timed_out)
-		buf_puts(out, ",\"timed_out\":true");
-	buf_puts(out, "}}\n");
-}

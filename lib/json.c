@@ -130,6 +130,37 @@ void json_str(struct buf *b, const char *s, size_t n)
 	b->p[b->len] = 0;
 }
 
+size_t json_str_size(const char *s, size_t n, size_t budget, size_t *fit)
+{
+	size_t i = 0, size = 0;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		size_t in = 1, w = 6;
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			in = w = plain_run(s + i, n - i);
+			if (size + w > budget)
+				in = w = budget - size; /* ASCII: cut anywhere */
+		} else if (c >= 0x80) {
+			int cp, len = utf8_decode(s + i, n - i, &cp);
+			in = (size_t)len;
+			if (cp >= 0 && cp != 0x2028 && cp != 0x2029)
+				w = in;
+		} else if (c == '"' || c == '\\' || c == '\n' || c == '\r' ||
+			   c == '\t') {
+			w = 2;
+		}
+		if (!in || size + w > budget)
+			break;
+		size += w;
+		i += in;
+	}
+	if (fit)
+		*fit = i;
+	return size;
+}
+
 void json_cstr(struct buf *b, const char *s)
 {
 	json_str(b, s, strlen(s));

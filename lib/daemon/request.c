@@ -8,6 +8,7 @@
  * envelope with the id added.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include "daemon_int.h"
 #include "json.h"
+#include "reply.h"
 #include "shellwords.h"
 #include "util.h"
 
@@ -89,33 +91,55 @@ static void resp_begin(struct job *j)
 	j->mode = JOB_DONE;
 }
 
-static void resp_shell(struct job *j, const char *out, size_t out_len,
-		       const char *err, size_t err_len, int code,
-		       const struct wfs_exec_result *res, const char *error)
+/* A legacy line: a command's streams, cut to fit one response line. */
+static void resp_run(struct job *j, const struct reply_run *run,
+		     const char *error)
 {
-	struct buf *b = &j->resp;
-
-	resp_begin(j);
-	buf_puts(b, ",\"stdout\":");
-	json_str(b, out, out_len);
-	buf_puts(b, ",\"stderr\":");
-	json_str(b, err, err_len);
-	buf_printf(b, ",\"exit_code\":%d", code);
-	if (res && res->out_truncated)
-		buf_puts(b, ",\"stdout_truncated\":true");
-	if (res && res->err_truncated)
-		buf_puts(b, ",\"stderr_truncated\":true");
-	if (error && *error) {
-		buf_puts(b, ",\"error\":");
-		json_cstr(b, error);
-	}
-	buf_puts(b, "}\n");
+	buf_reset(&j->resp);
+	reply_legacy(&j->resp, j->id, j->id_len, run, error, REPLY_LINE_MAX);
+	j->mode = JOB_DONE;
 }
 
 void resp_legacy(struct job *j, const char *out, size_t out_len,
 		 const char *err, size_t err_len, int code, const char *error)
 {
-	resp_shell(j, out, out_len, err, err_len, code, NULL, error);
+	struct reply_run run = {out, err, out_len, err_len, code, 0, 0, 0};
+
+	resp_run(j, &run, error);
+}
+
+/* An applet's answer too big for one response line (a 12 MB file read in
+ * one piece): an error envelope that says how to ask for less. */
+static void too_big(const struct job *j, size_t size, struct buf *b)
+{
+	char msg[400];
+
+	snprintf(msg, sizeof(msg), "%s: the answer is %zu bytes, more than one "
+		 "daemon response line holds (%u bytes); ask for less: "
+		 "read --bytes --offset N --limit N reads a part of a file, "
+		 "grep --max N caps the matches",
+		 j->applet ? j->applet->name : "wickfs", size, REPLY_LINE_MAX);
+	buf_reset(b);
+	reply_error_line(b, msg);
+}
+
+/* The fast path's legacy line: the envelope is stdout, escaped once more.
+ * An envelope cut short would not parse: too big, it becomes an error. */
+static void resp_legacy_env(struct job *j, const char *env, size_t len,
+			    const char *err, size_t err_len, int code,
+			    const char *error)
+{
+	size_t room = REPLY_LINE_MAX - reply_legacy_overhead(j->id, j->id_len, error);
+	struct buf big;
+
+	if ((len + err_len) * 6 < room ||
+	    json_str_size(env, len, room, NULL) +
+	    json_str_size(err, err_len, room, NULL) < room)
+		return resp_legacy(j, env, len, err, err_len, code, error);
+	buf_init(&big);
+	too_big(j, len, &big);
+	resp_legacy(j, big.p ? big.p : "", big.len, "", 0, 1, error);
+	buf_free(&big);
 }
 
 /* The applet's envelope with the id spliced in front. */
@@ -123,6 +147,15 @@ static void resp_native(struct job *j, const char *env, size_t len)
 {
 	struct buf *b = &j->resp;
 
+	if (len + json_str_size(j->id, j->id_len, SIZE_MAX, NULL) + 8 >=
+	    REPLY_LINE_MAX) {
+		struct buf big;
+		buf_init(&big);
+		too_big(j, len, &big);
+		resp_native(j, big.p ? big.p : "", big.len);
+		buf_free(&big);
+		return;
+	}
 	resp_begin(j);
 	if (len >= 2 && env[0] == '{' && env[len - 1] == '\n') {
 		buf_putc(b, ',');
@@ -415,6 +448,29 @@ static void timeout_msg(struct job *j, char *msg, size_t n)
 	snprintf(msg, n, "command timed out after %llds", j->timeout_s);
 }
 
+/* exec's envelope sized for the line it goes out in: spliced after the id
+ * (native), or escaped once more as the legacy stdout, where the budget
+ * shrinks by the measured growth until it fits. */
+static void exec_env_fit(const struct job *j, const struct reply_run *run,
+			 struct buf *env)
+{
+	size_t over = reply_legacy_overhead(j->id, j->id_len, NULL);
+	size_t max = REPLY_LINE_MAX - over, need;
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		buf_reset(env);
+		reply_exec(env, run, max);
+		if (j->native)
+			return;
+		need = json_str_size(env->p, env->len, SIZE_MAX, NULL) + over;
+		if (need < REPLY_LINE_MAX)
+			return;
+		max = (size_t)((double)max * (double)(REPLY_LINE_MAX - over) /
+			       (double)need) - 64;
+	}
+}
+
 void request_command_done(struct job *j, struct wfs_exec_result *res,
 			  const char *spawn_error)
 {
@@ -422,33 +478,33 @@ void request_command_done(struct job *j, struct wfs_exec_result *res,
 	struct buf env;
 	char msg[128];
 
+	struct reply_run run;
+
 	timeout_msg(j, msg, sizeof(msg));
 	if (j->mode == JOB_SHELL) {
 		if (spawn_error)
 			return resp_legacy(j, "", 0, "", 0, 1, spawn_error);
-		return resp_shell(j, res->out.p ? res->out.p : "", res->out.len,
-				  res->err.p ? res->err.p : "", res->err.len,
-				  res->exit_code, res,
-				  res->timed_out ? msg : j->cancelled ? shut : NULL);
+		run = reply_run_of(res);
+		return resp_run(j, &run, res->timed_out ? msg
+				: j->cancelled ? shut : NULL);
 	}
 	/* JOB_EXEC_APPLET: what `wickfs exec CMD` would have printed. */
 	buf_init(&env);
 	if (spawn_error) {
-		buf_puts(&env, "{\"ok\":false,\"error\":");
-		json_cstr(&env, spawn_error);
-		buf_puts(&env, "}\n");
+		reply_error_line(&env, spawn_error);
 	} else if (!j->native && (res->timed_out || j->cancelled)) {
 		/* The request's timeout killed the whole `wickfs exec`. */
 		buf_free(&env);
 		return resp_legacy(j, "", 0, "", 0, res->timed_out ? 124 : -1,
 				   res->timed_out ? msg : shut);
 	} else {
-		exec_render(&env, res);
+		run = reply_run_of(res);
+		exec_env_fit(j, &run, &env);
 	}
 	if (j->native)
 		resp_native(j, env.p, env.len);
 	else
-		resp_legacy(j, env.p, env.len, "", 0, spawn_error ? 1 : 0, NULL);
+		resp_legacy_env(j, env.p, env.len, "", 0, spawn_error ? 1 : 0, NULL);
 	buf_free(&env);
 }
 
@@ -499,8 +555,9 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 			snprintf(msg, sizeof(msg), "daemon shutting down");
 		else if (rc && wfs_now_ms() >= j->deadline_ms)
 			timeout_msg(j, msg, sizeof(msg));
-		resp_legacy(j, out.p ? out.p : "", out.len, err.p ? err.p : "",
-			    err.len, *msg && !j->d->stopping ? 124 : rc, msg);
+		resp_legacy_env(j, out.p ? out.p : "", out.len,
+				err.p ? err.p : "", err.len,
+				*msg && !j->d->stopping ? 124 : rc, msg);
 	}
 	buf_free(&out);
 	buf_free(&err);
