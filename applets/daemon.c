@@ -93,6 +93,8 @@ int daemon_main(struct req *r)
 	o.max_conns = (int)num_opt(r, "max-conns", "DAEMON_MAX_CONNS", 10000);
 	o.max_procs = (int)num_opt(r, "max-procs", "DAEMON_MAX_PROCS", 1024);
 	o.verbose = opt_has(r, "verbose");
+	o.readonly = r->ctx->readonly;
+	o.readonly_exec = r->ctx->readonly_exec;
 	if (opt_str(r, "root") && setenv("WICKFS_ROOT", opt_str(r, "root"), 1))
 		return reply_error(r, "daemon: --root: %s", strerror(errno));
 	{

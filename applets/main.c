@@ -189,7 +189,6 @@ int main(int argc, char **argv)
 	arena_init(&arena);
 	buf_init(&out);
 	buf_init(&err);
-	wfs_ctx_init(&ctx, &arena);
 	memset(&r, 0, sizeof(r));
 	r.in_fd = 0;
 	r.out_stream = 1;
@@ -197,7 +196,12 @@ int main(int argc, char **argv)
 	r.err = &err;
 	r.arena = &arena;
 	r.ctx = &ctx;
-	rc = applet_run(a, &r, argc - 1, argv + 1);
+	if (wfs_ctx_init(&ctx, &arena)) {
+		reply_error(&r, "%s", ctx.err);
+		rc = 1;
+	} else {
+		rc = applet_run(a, &r, argc - 1, argv + 1);
+	}
 	write_all(2, err.p, err.len);
 	write_all(1, out.p, out.len);
 	buf_free(&out);

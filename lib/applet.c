@@ -320,7 +320,7 @@ int reply_error(struct req *r, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	wfs_vformat(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	reply_error_line(r->out, msg);
 	return 1;
@@ -329,63 +329,4 @@ int reply_error(struct req *r, const char *fmt, ...)
 int reply_ctx_error(struct req *r)
 {
 	return reply_error(r, "%s", r->ctx->err);
-}
-
-/* ---- context ---- */
-
-void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root)
-{
-	memset(c, 0, sizeof(*c));
-	c->arena = a;
-	c->readonly = getenv("WICKFS_READONLY") && !strcmp(getenv("WICKFS_READONLY"), "1");
-	c->root = root;
-}
-
-void wfs_ctx_init(struct wfs_ctx *c, struct arena *a)
-{
-	const char *root = getenv("WICKFS_ROOT");
-
-	wfs_ctx_init_root(c, a, NULL);
-	if (root && *root) {
-		char *real = realpath(root, NULL);
-		c->root = real ? arena_strdup(a, real) : root;
-		if (!c->root) {
-			c->root = root;
-			c->root_errno = ENOMEM;
-		} else if (!real) {
-			c->root_errno = errno;
-		}
-		free(real);
-	}
-}
-
-int wfs_fail(struct wfs_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err, sizeof(c->err), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-long long wfs_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int wfs_expired(struct wfs_ctx *c)
-{
-	if (c->cancel && *c->cancel) {
-		wfs_fail(c, "operation cancelled");
-		return 1;
-	}
-	if (c->deadline_ms && wfs_now_ms() >= c->deadline_ms) {
-		wfs_fail(c, "operation timed out");
-		return 1;
-	}
-	return 0;
 }

@@ -160,14 +160,6 @@ static char **make_env(const char *const *add)
 	return env;
 }
 
-static const char *lower_strerror(int e, char *b, size_t n)
-{
-	snprintf(b, n, "%s", strerror(e));
-	if (b[0] >= 'A' && b[0] <= 'Z')
-		b[0] = (char)(b[0] - 'A' + 'a');
-	return b;
-}
-
 static int spawn(pid_t *pid, const char *path, char *const argv[],
 		 char *const env[], const char *cwd, int in, int out, int err)
 {
@@ -230,7 +222,7 @@ static int spawn_command(pid_t *pid, const struct wfs_exec_opts *o,
 			 "plain command naming a program in PATH runs without one)");
 	else
 		snprintf(msg, msglen, "failed to execute: /bin/sh: %s",
-			 lower_strerror(rc, eb, sizeof(eb)));
+			 wfs_strerror(rc, eb, sizeof(eb)));
 	return -1;
 }
 
@@ -251,7 +243,7 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 		p->deadline_ms = wfs_now_ms() + o->timeout_ms;
 	if (o->cwd && stat(o->cwd, &st)) {
 		snprintf(err, errlen, "chdir %s: %s", o->cwd,
-			 lower_strerror(errno, eb, sizeof(eb)));
+			 wfs_strerror(errno, eb, sizeof(eb)));
 		return -1;
 	}
 	if (o->cwd && !S_ISDIR(st.st_mode)) {
@@ -285,7 +277,7 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 
 fail_errno:
 	snprintf(err, errlen, "failed to execute: %s",
-		 lower_strerror(errno, eb, sizeof(eb)));
+		 wfs_strerror(errno, eb, sizeof(eb)));
 fail:
 	if (env != environ)
 		free(env);
@@ -464,6 +456,8 @@ int wfs_exec(struct wfs_ctx *c, const struct wfs_exec_opts *o,
 	struct exec_proc p;
 
 	memset(res, 0, sizeof(*res));
+	if (c->readonly && !c->readonly_exec)
+		return wfs_fail(c, "%s", EXEC_READONLY_MSG);
 	if (exec_start(&p, o, c->err, sizeof(c->err))) {
 		res->spawn_failed = 1;
 		return -1;

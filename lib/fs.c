@@ -1,5 +1,4 @@
 /* fs.c - ls and read, and the file helpers the other operations share */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,17 +10,6 @@
 #include <unistd.h>
 #include "fsutil.h"
 #include "util.h"
-
-int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err)
-{
-	char msg[256];
-
-	snprintf(msg, sizeof(msg), "%s", strerror(err));
-	msg[0] = (char)tolower((unsigned char)msg[0]);
-	wfs_fail(c, "%s %s: %s", op, path, msg);
-	errno = err; /* callers may still look at the cause */
-	return -1;
-}
 
 const char *fs_type_name(mode_t m)
 {

@@ -259,6 +259,19 @@ static int exec_applet_async(struct job *j, const struct applet *a, int argc,
 	return 1;
 }
 
+/* Seconds: absent, null, zero or negative take the default; anything
+ * past a century (1e999 is infinity) is a century. Compared as a double
+ * before the cast, which overflows otherwise. */
+static long long timeout_of(const struct json_val *m)
+{
+	const double century = 100.0 * 365 * 86400;
+	double t = m && m->type == JSON_NUM ? m->num : 0;
+
+	if (!(t >= 1))
+		return DAEMON_DEFAULT_TIMEOUT;
+	return t > century ? (long long)century : (long long)t;
+}
+
 static void parse_cmd(struct job *j, const struct json_val *v)
 {
 	struct daemon *d = j->d;
@@ -412,11 +425,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		resp_invalid(j, "field \"timeout\" must be a number of seconds");
 		return;
 	}
-	j->timeout_s = m && m->type == JSON_NUM ? (long long)m->num : 0;
-	if (j->timeout_s <= 0)
-		j->timeout_s = DAEMON_DEFAULT_TIMEOUT;
-	if (j->timeout_s > 100LL * 365 * 86400)
-		j->timeout_s = 100LL * 365 * 86400;
+	j->timeout_s = timeout_of(m);
 	j->deadline_ms = j->started_ms + j->timeout_s * 1000;
 	if (get_str(&v, "workdir", &j->workdir, NULL) ||
 	    get_str(&v, "stdin", &j->in, &j->in_len)) {
@@ -434,6 +443,18 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		parse_op(j, &v);
 	else
 		parse_cmd(j, &v);
+	if ((j->mode == JOB_SHELL || j->mode == JOB_EXEC_APPLET) &&
+	    d->o->readonly && !d->o->readonly_exec) {
+		struct buf env;
+		if (j->mode == JOB_SHELL || j->native)
+			return resp_fail(j, 1, EXEC_READONLY_MSG);
+		/* what `wickfs exec` itself answers in read-only mode */
+		buf_init(&env);
+		reply_error_line(&env, EXEC_READONLY_MSG);
+		resp_legacy(j, env.p ? env.p : "", env.len, "", 0, 1, NULL);
+		buf_free(&env);
+		return;
+	}
 	if (j->mode == JOB_SHELL || j->mode == JOB_EXEC_APPLET) {
 		j->exec.cwd = j->workdir;
 		j->exec.in = j->in;
@@ -528,6 +549,8 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	buf_init(&out);
 	buf_init(&err);
 	wfs_ctx_init_root(&ctx, &j->arena, j->d->root);
+	ctx.readonly = j->d->o->readonly;
+	ctx.readonly_exec = j->d->o->readonly_exec;
 	ctx.deadline_ms = j->deadline_ms;
 	ctx.cancel = &j->d->stopping;
 	if (j->probe)
