@@ -1,6 +1,6 @@
 /* exec.c - run a shell command
  *
- * APPLET(exec, "timeout# max-output# cwd:", 1, -1, APPLET_STOP_AT_ARG|APPLET_REF(1))
+ * APPLET(exec, "timeout#<0 max-output#<0 cwd:", 1, -1, APPLET_STOP_AT_ARG|APPLET_REF(1)|APPLET_SPAWNS)
  *
  * config APPLET_EXEC
  *	bool "exec: run a command, capture its output"
@@ -22,6 +22,7 @@
  *	                     "stdout_truncated"/"stderr_truncated" are set
  *	  --cwd DIR          run in DIR
  */
+#define FOR_exec
 #include "applet.h"
 #include "reply.h"
 
@@ -31,12 +32,8 @@ int exec_main(struct req *r)
 	struct wfs_exec_result res;
 	struct reply_run run;
 	struct buf cmd;
-	long long timeout = opt_num(r, "timeout", 0);
-	long long max = opt_num(r, "max-output", 0);
 	int i;
 
-	if (timeout < 0 || max < 0)
-		return reply_error(r, "exec: --timeout and --max-output must not be negative");
 	buf_init(&cmd);
 	for (i = 0; i < r->argc; i++) {
 		if (i)
@@ -48,9 +45,9 @@ int exec_main(struct req *r)
 		return reply_error(r, "exec: out of memory");
 	}
 	o.command = cmd.p ? cmd.p : "";
-	o.cwd = opt_str(r, "cwd");
-	o.timeout_ms = timeout * 1000;
-	o.max_output = (size_t)max;
+	o.cwd = opt_str(r, OPT_cwd);
+	o.timeout_ms = opt_num(r, OPT_timeout) * 1000;
+	o.max_output = (size_t)opt_num(r, OPT_max_output);
 	if (wfs_exec(r->ctx, &o, &res)) {
 		buf_free(&cmd);
 		return reply_ctx_error(r);

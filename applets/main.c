@@ -11,31 +11,15 @@
 #include "applet.h"
 #include "util.h"
 
-const struct applet *applet_find(const char *name)
+/* The applet a command name stands for: wickfs-APPLET links, and the
+ * reference's daemon names. */
+static const struct applet *applet_alias(const char *name)
 {
-	size_t i;
-
 	if (!strncmp(name, "wickfs-", 7))
 		name += 7;
 	if (!strcmp(name, "wick-daemon") || !strcmp(name, "wickdaemon"))
 		name = "daemon";
-	for (i = 0; i < applet_count; i++)
-		if (!strcmp(applet_table[i].name, name))
-			return &applet_table[i];
-	return NULL;
-}
-
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
+	return applet_find(name);
 }
 
 static void usage(FILE *f)
@@ -126,7 +110,7 @@ static int install_links(const char *argv0, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *name = path_base(argc > 0 ? argv[0] : "wickfs");
-	const struct applet *a = applet_find(name);
+	const struct applet *a = applet_alias(name);
 	struct arena arena;
 	struct buf out, err;
 	struct wfs_ctx ctx;
@@ -159,7 +143,7 @@ int main(int argc, char **argv)
 		/* help APPLET: reachable even where APPLET --help is taken
 		 * literally (the reference's form: `read --help` reads a file). */
 		if (!strcmp(argv[1], "help")) {
-			a = argc > 2 ? applet_find(argv[2]) : NULL;
+			a = argc > 2 ? applet_alias(argv[2]) : NULL;
 			if (argc > 2 && !a) {
 				fprintf(stderr, "wickfs: unknown applet '%s'\n", argv[2]);
 				return 2;
@@ -177,7 +161,7 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(argv[1], "--install"))
 			return install_links(argv[0], argc - 2, argv + 2);
-		a = applet_find(argv[1]);
+		a = applet_alias(argv[1]);
 		if (!a) {
 			fprintf(stderr, "wickfs: unknown applet '%s'\n", argv[1]);
 			usage(stderr);

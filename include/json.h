@@ -41,5 +41,9 @@ int json_parse(struct arena *a, const char *s, size_t n,
 /* Object member lookup as Go's encoding/json fills a struct field: the
  * last member whose name matches case-insensitively. NULL when absent. */
 const struct json_val *json_get(const struct json_val *obj, const char *key);
+/* A string member into *s (and *len when not NULL): absent or null leave
+ * them as they were; -1 when the member has another type. */
+int json_get_str(const struct json_val *obj, const char *key, const char **s,
+		 size_t *len);
 
 #endif

@@ -40,6 +40,9 @@ void reply_exec(struct buf *b, const struct reply_run *run, size_t max);
  * NULL. */
 void reply_legacy(struct buf *b, const char *id, size_t id_len,
 		  const struct reply_run *run, const char *error, size_t max);
+/* The error envelope of an answer of size bytes that no line can hold,
+ * saying how to ask for less. */
+void reply_too_big(struct buf *b, const char *applet, size_t size);
 /* Bytes a legacy line takes besides its two streams' escaped text. */
 size_t reply_legacy_overhead(const char *id, size_t id_len, const char *error);
 

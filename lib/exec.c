@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "exec.h"
+#include "util.h"
 #include "json.h"
 #include "shellwords.h"
 
@@ -80,18 +81,7 @@ static int open_stdin(const char *in, size_t len)
 		fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	while (len) {
-		ssize_t w = write(fd, in, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			close(fd);
-			return -1;
-		}
-		in += w;
-		len -= (size_t)w;
-	}
-	if (lseek(fd, 0, SEEK_SET) < 0) {
+	if (write_all(fd, in, len) || lseek(fd, 0, SEEK_SET) < 0) {
 		close(fd);
 		return -1;
 	}

@@ -422,24 +422,14 @@ static int parse_val(struct parser *p, struct json_val *v);
 /* Arrays and objects collect members in a growing arena array. */
 static int grow(struct parser *p, struct json_val *v, size_t *cap, int obj)
 {
-	size_t nc = *cap ? *cap * 2 : 8;
-	struct json_val *items = arena_alloc(p->a, nc * sizeof(*items));
-	const char **keys = obj ? arena_alloc(p->a, nc * sizeof(*keys)) : NULL;
-	size_t *kl = obj ? arena_alloc(p->a, nc * sizeof(*kl)) : NULL;
+	size_t c1 = *cap, c2 = *cap, c3 = *cap;
 
-	if (!items || (obj && (!keys || !kl)))
+	if (arena_grow(p->a, &v->items, &c1, v->len + 1, sizeof(*v->items)) ||
+	    (obj && (arena_grow(p->a, &v->keys, &c2, v->len + 1, sizeof(*v->keys)) ||
+		     arena_grow(p->a, &v->key_lens, &c3, v->len + 1,
+				sizeof(*v->key_lens)))))
 		return perr(p, "out of memory");
-	if (v->len) {
-		memcpy(items, v->items, v->len * sizeof(*items));
-		if (obj) {
-			memcpy(keys, v->keys, v->len * sizeof(*keys));
-			memcpy(kl, v->key_lens, v->len * sizeof(*kl));
-		}
-	}
-	v->items = items;
-	v->keys = keys;
-	v->key_lens = kl;
-	*cap = nc;
+	*cap = c1;
 	return 0;
 }
 
@@ -556,4 +546,19 @@ const struct json_val *json_get(const struct json_val *obj, const char *key)
 		if (obj->key_lens[i] == kl && !strncasecmp(obj->keys[i], key, kl))
 			return &obj->items[i];
 	return NULL;
+}
+
+int json_get_str(const struct json_val *obj, const char *key, const char **s,
+		 size_t *len)
+{
+	const struct json_val *m = json_get(obj, key);
+
+	if (!m || m->type == JSON_NULL)
+		return 0;
+	if (m->type != JSON_STR)
+		return -1;
+	*s = m->str;
+	if (len)
+		*len = m->len;
+	return 0;
 }

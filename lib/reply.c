@@ -2,6 +2,7 @@
  * daemon's legacy lines, each within a byte budget where it carries
  * command output (include/reply.h). */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "json.h"
 #include "reply.h"
@@ -103,4 +104,15 @@ void reply_legacy(struct buf *b, const char *id, size_t id_len,
 		json_cstr(b, error);
 	}
 	buf_puts(b, "}\n");
+}
+
+void reply_too_big(struct buf *b, const char *applet, size_t size)
+{
+	char msg[400];
+
+	snprintf(msg, sizeof(msg), "%s: the answer is %zu bytes, more than one "
+		 "daemon response line holds (%u bytes); ask for less: "
+		 "read --bytes --offset N --limit N reads a part of a file, "
+		 "grep --max N caps the matches", applet, size, REPLY_LINE_MAX);
+	reply_error_line(b, msg);
 }
