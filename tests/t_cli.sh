@@ -46,9 +46,9 @@ check cli.version.exit 0 "$RC"
 check_match cli.version.zlib "*zlib*" "$OUT"
 check_match cli.version.name "wickfs *" "$OUT"
 
-# Every applet's --help: its usage line first, exit 0.
+# Every applet's help (`wickfs help APPLET`): its usage line first, exit 0.
 for a in $applets; do
-	wf "$a" --help
+	wf help "$a"
 	check "cli.applet_help.$a.exit" 0 "$RC"
 	check_match "cli.applet_help.$a" "usage: wickfs $a*" "$OUT"
 done
