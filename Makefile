@@ -17,12 +17,15 @@ TRIPLE_i386 := i686-linux-gnu
 TRIPLE_ppc64le := powerpc64le-linux-gnu
 TRIPLE_s390x := s390x-linux-gnu
 TRIPLE_riscv64 := riscv64-linux-gnu
+# Flags the target's musl was built with (scripts/cross-arch.sh).
+ARCH_CFLAGS_ppc64le := -mlong-double-64
 ifneq ($(ARCH),)
 ifeq ($(TRIPLE_$(ARCH)),)
 $(error unknown ARCH=$(ARCH): aarch64 armv7 i386 ppc64le s390x riscv64)
 endif
 CC := build/musl-$(ARCH)/bin/musl-gcc
 AR := $(TRIPLE_$(ARCH))-ar
+override CFLAGS += $(ARCH_CFLAGS_$(ARCH))
 # 4 KiB pages suffice for a static binary; a default 64 KiB alignment
 # pads the file by tens of KB.
 LDFLAGS += -Wl,-z,max-page-size=4096

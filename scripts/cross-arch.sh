@@ -14,7 +14,10 @@ cross_arch() {
 	# Debian's armhf compiler defaults to ARMv7-A, VFPv3-D16, hard float.
 	armv7) triple=arm-linux-gnueabihf qemu=arm release=arm ;;
 	i386) triple=i686-linux-gnu qemu=i386 release=386 ;;
-	ppc64le) triple=powerpc64le-linux-gnu qemu=ppc64le release=ppc64le ;;
+	# musl's powerpc64 ABI has a 64-bit long double; Debian's compiler
+	# defaults to 128 bits.
+	ppc64le) triple=powerpc64le-linux-gnu qemu=ppc64le release=ppc64le
+		musl_cflags=-mlong-double-64 ;;
 	s390x) triple=s390x-linux-gnu qemu=s390x release=s390x ;;
 	riscv64) triple=riscv64-linux-gnu qemu=riscv64 release=riscv64 ;;
 	*) return 1 ;;

@@ -294,7 +294,7 @@ for src in tests/unit/*_test.c; do
 	n=$(basename "$src" .c)
 	exe=$TEST_TMP/unit/$n
 	if ! "build/musl-$A/bin/musl-gcc" -static -Iinclude -Ibuild/gen \
-		"-Ibuild/zlib-$A/include" -Wall -Wextra -Werror -std=gnu11 \
+		"-Ibuild/zlib-$A/include" $musl_cflags -Wall -Wextra -Werror -std=gnu11 \
 		-D_GNU_SOURCE -O1 "$src" "build/obj-$A/libwickfs.a" \
 		"build/zlib-$A/lib/libz.a" -lpthread -o "$exe" >"$exe.log" 2>&1; then
 		fail "$A.unit/$n" "does not compile: $(head -c 600 "$exe.log" | tr '\n' ' ')"
