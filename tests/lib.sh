@@ -38,6 +38,10 @@ pass() { printf 'ok %s\n' "$1"; }
 fail() { printf 'FAIL %s: %s\n' "$1" "$2"; }
 skip() { printf 'skip %s: %s\n' "$1" "$2"; }
 needs_static() {
+	if [ "${WICKFS_EMULATED:-0}" = 1 ]; then
+		skip "$1" "WICKFS is a qemu-user wrapper (tests/cross-run), not a binary to copy"
+		return 1
+	fi
 	[ "${WICKFS_SANITIZED:-0}" = 1 ] || return 0
 	skip "$1" "the sanitizer build is dynamically linked"
 	return 1
