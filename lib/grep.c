@@ -408,6 +408,12 @@ static void long_end(struct scan *s)
 	take_line(s, s->lmatched, s->lhead ? s->lhead : "", n, 1);
 }
 
+static int should_stop(const struct grep_cfg *g)
+{
+	return (g->stop && *g->stop) || (g->cancel && *g->cancel) ||
+	       (g->deadline_ms && wfs_now_ms() >= g->deadline_ms);
+}
+
 static int has_suffix_gz(const char *name)
 {
 	size_t n = strlen(name);
@@ -487,6 +493,8 @@ static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
 			memmove(buf, buf + keep, have - keep);
 			have -= keep;
 			s.lctx = have;
+			if (should_stop(g))
+				break;
 		} else if (have == cap) {
 			char *nb = realloc(buf, cap * 2 + 1);
 			if (!nb)
@@ -549,8 +557,7 @@ static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
 			scan_block(&s, buf, done_len);
 		memmove(buf, buf + done_len, have - done_len);
 		have -= done_len;
-		if ((g->stop && *g->stop) || (g->cancel && *g->cancel) ||
-		    (g->deadline_ms && wfs_now_ms() >= g->deadline_ms))
+		if (should_stop(g))
 			break; /* the caller reports a deadline or cancel */
 	}
 out:

@@ -392,8 +392,14 @@ static uint32_t comp_lit(struct comp *c, const struct node *n, uint32_t next)
 	uint8_t b[4];
 	int k;
 
-	if (n->raw)
+	if (n->raw) {
+		/* A byte from 80 may sit inside a character of the text,
+		 * where no match starts: the DFA must track decoding to
+		 * restart only where the Pike VM does (found by fuzzing). */
+		if (n->rune >= 0x80)
+			c->p->asserts |= A_BOUND;
 		return emit_range(c, n->rune, n->rune, next);
+	}
 	if (n->fold) {
 		struct rclass cls = { 0 };
 		uint32_t r = (uint32_t)n->rune, x = r, pc;

@@ -119,6 +119,11 @@ static void walk(struct walk *w, const struct node *n)
 			keep(w);
 			w->pure = 0;
 		}
+		/* a raw byte from 80 matches only as invalid UTF-8, not
+		 * inside a character: required, but not the whole match
+		 * (found by fuzzing: -F with a lone continuation byte) */
+		if (n->raw && n->rune >= 0x80)
+			w->pure = 0;
 		return;
 	case N_CAT:
 		for (k = n->kid; k; k = k->next)

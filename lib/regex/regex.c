@@ -228,6 +228,12 @@ int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 	re->err[0] = 0;
 	if (from > n)
 		return 0;
+	/* Matches start where a character does (Go steps by character): a
+	 * from inside one moves on to the next. The Pike VM would restart
+	 * there anyway, but the DFA of a pattern blind to decoding would
+	 * report an empty match inside the character (found by fuzzing). */
+	while (from < n && !re_bound(u, n, from))
+		from++;
 	if (re->flags & RE_DEBUG_PIKE)
 		return run_pike(re, u, n, from, ms ? ms : &dummy, me);
 	if (re->pf.n) {
