@@ -11,7 +11,8 @@
  *	  Copy SRC to DST (the new name). Modes and modification times are
  *	  kept (owners too when run as root); symlinks are copied as links,
  *	  never followed, so nothing outside the source tree is read. Each
- *	  file lands atomically. Data: {"src","dst","copied"} (entries).
+ *	  file lands atomically. Data: {"src","dst","copied"} (files and
+ *	  links copied).
  *
  *	  -r, --recursive  copy a directory and everything in it (into an
  *	                   existing directory DST: merged)

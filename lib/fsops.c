@@ -756,7 +756,14 @@ int wfs_append(struct wfs_ctx *c, const char *op, const char *path,
 		fd = openat(a.dirfd, a.name, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK |
 				O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd < 0) {
-			rc = fs_fail_errno(c, op, path, errno == ELOOP ? EXDEV : errno);
+			int e = errno;
+			/* a FIFO with no reader says ENXIO: name what it is */
+			if (e == ENXIO && !fstatat(a.dirfd, a.name, &st, AT_SYMLINK_NOFOLLOW) &&
+			    !S_ISREG(st.st_mode))
+				rc = wfs_fail(c, "%s %s: is a %s, not a regular file", op, path,
+					      fs_type_name(st.st_mode));
+			else
+				rc = fs_fail_errno(c, op, path, e == ELOOP ? EXDEV : e);
 			break;
 		}
 		if (fs_regular_fd(c, op, path, fd, &st) < 0) {
