@@ -945,3 +945,143 @@ out:
 	close_at(&a);
 	return rc;
 }
+
+/* ---- ls --depth, --long ---- */
+
+struct lsent {
+	char *name;
+	struct stat st;
+};
+
+static int lsent_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct lsent *)a)->name, ((const struct lsent *)b)->name);
+}
+
+/* The entries of the directory dfd (left open), sorted by name. */
+static int ls_read(struct wfs_ctx *c, const char *path, int dfd,
+		   struct lsent **out, size_t *n)
+{
+	struct lsent *v = NULL, *nv;
+	size_t len = 0, cap = 0;
+	struct dirent *d;
+	int own = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir = own < 0 ? NULL : fdopendir(own);
+
+	if (!dir) {
+		int e = errno;
+		if (own >= 0)
+			close(own);
+		return fs_fail_errno(c, "ls", path, e);
+	}
+	while ((d = readdir(dir))) {
+		if (is_dot(d->d_name))
+			continue;
+		if (len == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = arena_alloc(c->arena, cap * sizeof(*nv));
+			if (!nv)
+				goto oom;
+			if (len)
+				memcpy(nv, v, len * sizeof(*nv));
+			v = nv;
+		}
+		if (fstatat(dfd, d->d_name, &v[len].st, AT_SYMLINK_NOFOLLOW))
+			continue; /* gone meanwhile */
+		v[len].name = arena_strdup(c->arena, d->d_name);
+		if (!v[len].name)
+			goto oom;
+		len++;
+	}
+	closedir(dir);
+	if (len)
+		qsort(v, len, sizeof(*v), lsent_cmp);
+	*out = v;
+	*n = len;
+	return 0;
+oom:
+	closedir(dir);
+	return wfs_fail(c, "ls %s: out of memory", path);
+}
+
+static void ls_put(struct buf *b, int dfd, const char *rel, const struct lsent *e,
+		   int lng, int *first)
+{
+	const struct stat *st = &e->st;
+	char perm[12], target[PATH_MAX + 1];
+	ssize_t n;
+
+	buf_puts(b, *first ? "{\"name\":" : ",{\"name\":");
+	*first = 0;
+	json_cstr(b, rel);
+	buf_puts(b, ",\"type\":");
+	json_cstr(b, S_ISDIR(st->st_mode) ? "dir" : S_ISLNK(st->st_mode) ? "symlink" : "file");
+	buf_printf(b, ",\"size\":%lld", (long long)st->st_size);
+	if (lng) {
+		fs_mode_string(st->st_mode, perm);
+		buf_printf(b, ",\"mode\":\"%04o\",\"perm\":\"%s\"",
+			   (unsigned)(st->st_mode & 07777), perm);
+		put_time(b, "mtime", &st->st_mtim);
+		if (S_ISLNK(st->st_mode) &&
+		    (n = readlinkat(dfd, e->name, target, sizeof(target) - 1)) >= 0) {
+			buf_puts(b, ",\"link_target\":");
+			json_str(b, target, (size_t)n);
+		}
+	}
+	buf_putc(b, '}');
+}
+
+/* List dfd: each entry, then (depth left) its contents, entered with
+ * O_NOFOLLOW from dfd so a link is listed, never walked into. */
+static int ls_level(struct wfs_ctx *c, const char *path, int dfd, const char *prefix,
+		    int depth, int lng, struct buf *b, int *first)
+{
+	struct lsent *v = NULL;
+	size_t n = 0, i;
+	int sfd, rc;
+
+	if (ls_read(c, path, dfd, &v, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		char *rel = *prefix ? arena_printf(c->arena, "%s/%s", prefix, v[i].name)
+				    : v[i].name;
+		if (!rel)
+			return wfs_fail(c, "ls %s: out of memory", path);
+		ls_put(b, dfd, rel, &v[i], lng, first);
+		if (depth == 1 || !S_ISDIR(v[i].st.st_mode))
+			continue;
+		if (wfs_expired(c))
+			return -1;
+		sfd = openat(dfd, v[i].name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sfd < 0)
+			continue; /* unreadable or replaced meanwhile: listed, not entered */
+		rc = ls_level(c, path, sfd, rel, depth - 1, lng, b, first);
+		close(sfd);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int wfs_ls_tree(struct wfs_ctx *c, const char *path, int depth, int lng,
+		struct buf *out)
+{
+	int fd, rc, first = 1;
+
+	if (depth <= 0 || depth > MAX_DEPTH)
+		depth = MAX_DEPTH;
+	if (c->root) {
+		fd = wfs_confined_open(c, "ls", path, O_RDONLY | O_DIRECTORY);
+		if (fd < 0)
+			return -1;
+	} else {
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return fs_fail_errno(c, "ls", path, errno);
+	}
+	buf_putc(out, '[');
+	rc = ls_level(c, path, fd, "", depth, lng, out, &first);
+	buf_putc(out, ']');
+	close(fd);
+	return rc;
+}

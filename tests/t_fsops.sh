@@ -208,6 +208,42 @@ expect_error fsops.chmod.bad "chmod cm: invalid mode 8*" chmod 8 cm
 expect_error fsops.chmod.bad_sym "chmod cm: invalid mode u+q*" chmod u+q cm
 expect_error fsops.chmod.missing "chmod none: no such file or directory" chmod 644 none
 
+# ---- ls --depth, --long ----
+mkdir -p lt/a/b lt/c
+printf 'xy' >lt/a/b/f
+printf 'z' >lt/top
+ln -s "$t/w/keep" lt/a/out
+touch -d '2022-02-03 04:05:06.7 UTC' lt/top
+chmod 0640 lt/top
+expect fsops.ls.default 0 '{"ok":true,"data":[{"name":"a","type":"dir","size":'"$(stat -c %s lt/a)"'},{"name":"c","type":"dir","size":'"$(stat -c %s lt/c)"'},{"name":"top","type":"file","size":1}]}' ls lt
+wfo ls --depth 1 lt
+check fsops.ls.depth1_is_default "$("$WICKFS" ls lt)" "$OUT"
+wfo ls --depth 2 lt
+check fsops.ls.depth2 "a a/b a/out c top" "$(printf '%s' "$OUT" | grep -o '"name":"[^"]*"' | sed 's/"name":"//; s/"$//' | tr '\n' ' ' | sed 's/ $//')"
+wfo ls --depth 0 lt
+check fsops.ls.depth0_all "a a/b a/b/f a/out c top" "$(printf '%s' "$OUT" | grep -o '"name":"[^"]*"' | sed 's/"name":"//; s/"$//' | tr '\n' ' ' | sed 's/ $//')"
+check_match fsops.ls.depth_never_enters_link '*"name":"a/out","type":"symlink"*' "$OUT"
+case $OUT in *k.txt*) fail fsops.ls.depth_link_not_walked "$OUT" ;; *) pass fsops.ls.depth_link_not_walked ;; esac
+wfo ls --long lt
+check_match fsops.ls.long_file '*{"name":"top","type":"file","size":1,"mode":"0640","perm":"-rw-r-----","mtime":"2022-02-03T04:05:06.700000000Z","mtime_unix":1643861106}]}' "$OUT"
+wfo ls --long --depth 2 lt
+check_match fsops.ls.long_link '*{"name":"a/out","type":"symlink",*,"link_target":"'"$t/w/keep"'"}*' "$OUT"
+expect_error fsops.ls.depth_negative "ls lt: --depth must be 0*" ls --depth -1 lt
+expect_error fsops.ls.depth_not_number "ls: option --depth needs an integer*" ls --depth x lt
+expect_error fsops.ls.long_missing "ls none: no such file or directory" ls --long none
+expect_error fsops.ls.depth_file "ls lt/top: not a directory" ls --depth 2 lt/top
+
+# ---- write --no-clobber, --append ----
+expect_in fsops.write.no_clobber_new "a" 0 '{"ok":true,"data":{"path":"wn","bytes_written":1}}' write --no-clobber wn
+expect_error_in fsops.write.no_clobber_exists "b" "write wn: file exists" write --no-clobber wn
+check fsops.write.no_clobber_kept "a" "$(cat wn)"
+expect_in fsops.write.append "bc" 0 '{"ok":true,"data":{"path":"wn","bytes_written":2}}' write --append wn
+check fsops.write.appended "abc" "$(cat wn)"
+expect_in fsops.write.append_new "n" 0 '{"ok":true,"data":{"path":"wa/new","bytes_written":1}}' write --append wa/new
+expect_error_in fsops.write.both "x" "write wn: --no-clobber and --append exclude*" write --append --no-clobber wn
+check_match fsops.write.readonly_append '{"ok":false,"error":"write wn: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --append wn)"
+check_match fsops.write.readonly_no_clobber '{"ok":false,"error":"write wq: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --no-clobber wq)"
+
 # ---- --help and usage for every applet ----
 for a in stat exists mkdir rm mv cp append symlink readlink chmod; do
 	wf "$a" --help
@@ -278,6 +314,10 @@ confined readlink_via_link "" readlink esc/x
 confined chmod_through_link "" chmod 777 escf
 confined chmod_via_link "" chmod 777 esc/f.txt
 confined chmod_dotdot "" chmod 777 ../out/o/f.txt
+confined ls_depth_via_link "" ls --depth 2 esc
+confined ls_long_via_link "" ls --long esc
+confined write_append_through_link "x" write --append escf
+confined write_no_clobber_via_link "x" write --no-clobber esc/new.txt
 # What the root allows: links that point out are data.
 check fsops.confine.symlink_out_ok '{"ok":true,"data":{"path":"d/out","target":"'"$out/o/f.txt"'"}}' "$(C symlink "$out/o/f.txt" d/out)"
 check fsops.confine.readlink_out_ok '{"ok":true,"data":{"path":"escf","target":"'"$out/o/f.txt"'"}}' "$(C readlink escf)"
@@ -337,6 +377,9 @@ if ${HOSTCC:-cc} -O1 -o "$t/swapper" "$tests_dir/helpers/swapper.c" 2>"$t/cc.err
 			C mv "r/c$i" "r/mv$i"
 			C rm "r/mv$i"
 			C rm -r "r/cs$i"
+			C ls --depth 0 --long r
+			printf 'y' | C write --append r/f.txt
+			printf 'y' | C write --no-clobber "r/wn$i"
 			C rm -rf r/sub/g.txt
 			printf 'inside\n' >"$ws/r/sub/g.txt" 2>/dev/null
 		} >>"$t/answers" 2>&1 </dev/null
@@ -428,6 +471,10 @@ same symlink "rm -f '$d/sl'" "" symlink /outside "$d/sl"
 same readlink "" "" readlink "$d/sl"
 same chmod "chmod 644 '$d/f'" "" chmod u+x,go-r "$d/f"
 same chmod_error "" "" chmod 9 "$d/f"
+same ls_depth "mkdir -p '$d/lt/x'" "" ls --depth 0 "$d/lt"
+same ls_long "" "" ls --long "$d/lt"
+same write_append "printf 'a' >'$d/wa'" "b" write --append "$d/wa"
+same write_no_clobber "" "b" write --no-clobber "$d/wa"
 for a in "stat '$d/f'" "exists '$d/f'" "readlink '$d/sl'"; do
 	fast=$(raw "{\"id\":\"f\",\"cmd\":$(jstr "wickfs $a")}")
 	spawned=$(raw "{\"id\":\"f\",\"cmd\":$(jstr "\"$WICKFS\" $a")}")
