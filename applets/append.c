@@ -1,6 +1,6 @@
 /* append.c - add stdin to the end of a file
  *
- * APPLET(append, "", 1, 1, 0)
+ * APPLET(append, "", 1, 1, APPLET_LOOP_OK)
  *
  * config APPLET_APPEND
  *	bool "append: add stdin to the end of a file"
@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#define FOR_append
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"

@@ -1,6 +1,6 @@
 /* chmod.c - change a path's mode
  *
- * APPLET(chmod, "", 2, 2, 0)
+ * APPLET(chmod, "", 2, 2, APPLET_LOOP_OK)
  *
  * config APPLET_CHMOD
  *	bool "chmod: change a path's mode"
@@ -13,6 +13,7 @@
  *	  means a (the umask is not applied). A symlink is followed to its
  *	  target (confined: only beneath the root). Data: {"path","mode"}.
  */
+#define FOR_chmod
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"

@@ -1,6 +1,6 @@
 /* cp.c - copy a file, link or tree
  *
- * APPLET(cp, "r|recursive no-clobber", 2, 2, 0)
+ * APPLET(cp, "r|recursive no-clobber", 2, 2, APPLET_LOOP_OK)
  *
  * config APPLET_CP
  *	bool "cp: copy a file, symlink or directory tree"
@@ -18,13 +18,14 @@
  *	                   existing directory DST: merged)
  *	  --no-clobber     fail when DST (or an entry in it) exists
  */
+#define FOR_cp
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"
 
 int cp_main(struct req *r)
 {
-	int recursive = opt_has(r, "r"), no_clobber = opt_has(r, "no-clobber");
+	int recursive = opt_has(r, OPT_r), no_clobber = opt_has(r, OPT_no_clobber);
 	long long copied;
 
 	if (wfs_cp(r->ctx, r->argv[0], r->argv[1], recursive, no_clobber, &copied))

@@ -1,6 +1,6 @@
 /* edit.c - replace text in a file
  *
- * APPLET(edit, "all unique", 1, 1, 0)
+ * APPLET(edit, "all unique !all,unique", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK)
  *
  * config APPLET_EDIT
  *	bool "edit: replace text in a file"
@@ -19,29 +19,13 @@
  */
 #include <errno.h>
 #include <string.h>
+#define FOR_edit
 #include "applet.h"
 #include "json.h"
 
-/* A string member, or "" when absent or null. -1 for another type. */
-static int member(const struct json_val *obj, const char *key, const char **s,
-		  size_t *n)
-{
-	const struct json_val *v = json_get(obj, key);
-
-	*s = "";
-	*n = 0;
-	if (!v || v->type == JSON_NULL)
-		return 0;
-	if (v->type != JSON_STR)
-		return -1;
-	*s = v->str;
-	*n = v->len;
-	return 0;
-}
-
 int edit_main(struct req *r)
 {
-	struct wfs_edit e = {0};
+	struct wfs_edit e = {"", 0, "", 0, 0}; /* absent texts are empty */
 	struct json_val v;
 	const char *in;
 	char err[256];
@@ -56,11 +40,11 @@ int edit_main(struct req *r)
 	/* null decodes to an empty input, as in Go: old_text is then empty */
 	if (v.type != JSON_OBJ && v.type != JSON_NULL)
 		return reply_error(r, "invalid JSON input: expected an object with old_text and new_text");
-	if (member(&v, "old_text", &e.old_text, &e.old_len))
+	if (json_get_str(&v, "old_text", &e.old_text, &e.old_len))
 		return reply_error(r, "invalid JSON input: old_text must be a string");
-	if (member(&v, "new_text", &e.new_text, &e.new_len))
+	if (json_get_str(&v, "new_text", &e.new_text, &e.new_len))
 		return reply_error(r, "invalid JSON input: new_text must be a string");
-	e.all = opt_has(r, "all") ? 1 : opt_has(r, "unique") ? -1 : 0;
+	e.all = opt_has(r, OPT_all) ? 1 : opt_has(r, OPT_unique) ? -1 : 0;
 	if (wfs_edit(r->ctx, r->argv[0], &e, &n))
 		return reply_ctx_error(r);
 	reply_ok_begin(r);

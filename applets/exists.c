@@ -1,6 +1,6 @@
 /* exists.c - whether a path exists
  *
- * APPLET(exists, "", 1, 1, 0)
+ * APPLET(exists, "", 1, 1, APPLET_LOOP_OK)
  *
  * config APPLET_EXISTS
  *	bool "exists: whether a path exists"
@@ -12,6 +12,7 @@
  *	  is no error; a symlink counts as existing even when dangling.
  *	  Confined, a path outside the root is an error.
  */
+#define FOR_exists
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"

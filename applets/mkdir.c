@@ -1,6 +1,6 @@
 /* mkdir.c - make a directory
  *
- * APPLET(mkdir, "p|parents", 1, 1, 0)
+ * APPLET(mkdir, "p|parents", 1, 1, APPLET_LOOP_OK)
  *
  * config APPLET_MKDIR
  *	bool "mkdir: make a directory"
@@ -13,13 +13,14 @@
  *	  -p, --parents  make missing parents too; an existing directory is
  *	                 no error (created false)
  */
+#define FOR_mkdir
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"
 
 int mkdir_main(struct req *r)
 {
-	int parents = opt_has(r, "p");
+	int parents = opt_has(r, OPT_p);
 	int created;
 
 	if (wfs_mkdir(r->ctx, r->argv[0], parents, &created))

@@ -1,6 +1,6 @@
 /* mv.c - move or rename
  *
- * APPLET(mv, "no-clobber", 2, 2, 0)
+ * APPLET(mv, "no-clobber", 2, 2, APPLET_LOOP_OK)
  *
  * config APPLET_MV
  *	bool "mv: move or rename a path"
@@ -15,13 +15,14 @@
  *
  *	  --no-clobber  fail when DST exists (RENAME_NOREPLACE)
  */
+#define FOR_mv
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"
 
 int mv_main(struct req *r)
 {
-	int no_clobber = opt_has(r, "no-clobber");
+	int no_clobber = opt_has(r, OPT_no_clobber);
 	int copied;
 
 	if (wfs_mv(r->ctx, r->argv[0], r->argv[1], no_clobber, &copied))

@@ -1,6 +1,6 @@
 /* read.c - print a file
  *
- * APPLET(read, "", 1, 1, 0)
+ * APPLET(read, "", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_LOOP_PROBE)
  *
  * config APPLET_READ
  *	bool "read: print a file as a JSON string"
@@ -12,6 +12,7 @@
  *	  and its standard base64. FIFOs, sockets and devices are refused.
  *	  WICKFS_MAX_FILE bounds the size (default 1 GiB).
  */
+#define FOR_read
 #include "applet.h"
 #include "json.h"
 #include "util.h"

@@ -1,6 +1,6 @@
 /* readlink.c - a symlink's target
  *
- * APPLET(readlink, "", 1, 1, 0)
+ * APPLET(readlink, "", 1, 1, APPLET_LOOP_OK)
  *
  * config APPLET_READLINK
  *	bool "readlink: a symlink's target"
@@ -10,6 +10,7 @@
  *
  *	  Data: {"path","target"}: the target as stored, not resolved.
  */
+#define FOR_readlink
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"

@@ -1,6 +1,6 @@
 /* rm.c - remove a file, link or directory
  *
- * APPLET(rm, "r|recursive f|force", 1, 1, 0)
+ * APPLET(rm, "r|recursive f|force", 1, 1, APPLET_LOOP_OK)
  *
  * config APPLET_RM
  *	bool "rm: remove a file, symlink or directory"
@@ -15,13 +15,14 @@
  *	                   inside are removed, never followed
  *	  -f, --force      a missing path is no error (removed 0)
  */
+#define FOR_rm
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"
 
 int rm_main(struct req *r)
 {
-	int recursive = opt_has(r, "r"), force = opt_has(r, "f");
+	int recursive = opt_has(r, OPT_r), force = opt_has(r, OPT_f);
 	long long removed;
 
 	if (wfs_rm(r->ctx, r->argv[0], recursive, force, &removed))

@@ -1,6 +1,6 @@
 /* stat.c - a path's metadata
  *
- * APPLET(stat, "follow", 1, 1, 0)
+ * APPLET(stat, "follow", 1, 1, APPLET_LOOP_OK)
  *
  * config APPLET_STAT
  *	bool "stat: a path's metadata as JSON"
@@ -17,12 +17,13 @@
  *	  --follow  describe what a symlink points to (confined: only
  *	            beneath the root)
  */
+#define FOR_stat
 #include "applet.h"
 #include "fsops.h"
 
 int stat_main(struct req *r)
 {
-	int follow = opt_has(r, "follow");
+	int follow = opt_has(r, OPT_follow);
 	struct buf b;
 	int rc;
 

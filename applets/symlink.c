@@ -1,6 +1,6 @@
 /* symlink.c - make a symbolic link
  *
- * APPLET(symlink, "", 2, 2, 0)
+ * APPLET(symlink, "", 2, 2, APPLET_LOOP_OK)
  *
  * config APPLET_SYMLINK
  *	bool "symlink: make a symbolic link"
@@ -12,6 +12,7 @@
  *	  point anywhere, even outside the workspace root, since it is only
  *	  data; nothing here follows it. Data: {"path","target"}.
  */
+#define FOR_symlink
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"

@@ -1,6 +1,6 @@
 /* write.c - replace a file with stdin
  *
- * APPLET(write, "no-clobber append", 1, 1, 0)
+ * APPLET(write, "no-clobber append !no-clobber,append", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK)
  *
  * config APPLET_WRITE
  *	bool "write: replace a file atomically with stdin"
@@ -20,13 +20,14 @@
  */
 #include <errno.h>
 #include <string.h>
+#define FOR_write
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"
 
 int write_main(struct req *r)
 {
-	int no_clobber = opt_has(r, "no-clobber"), append = opt_has(r, "append");
+	int no_clobber = opt_has(r, OPT_no_clobber), append = opt_has(r, OPT_append);
 	const char *data;
 	size_t len;
 	int rc;
@@ -34,9 +35,6 @@ int write_main(struct req *r)
 	if (req_stdin(r, &data, &len))
 		return reply_error(r, "write %s: reading stdin: %s", r->argv[0],
 				   strerror(errno));
-	if (no_clobber && append)
-		return reply_error(r, "write %s: --no-clobber and --append exclude each other",
-				   r->argv[0]);
 	rc = append ? wfs_append(r->ctx, "write", r->argv[0], data, len)
 		    : wfs_write_ex(r->ctx, r->argv[0], data, len, no_clobber);
 	if (rc)

@@ -228,7 +228,7 @@ wfo ls --long lt
 check_match fsops.ls.long_file '*{"name":"top","type":"file","size":1,"mode":"0640","perm":"-rw-r-----","mtime":"2022-02-03T04:05:06.700000000Z","mtime_unix":1643861106}]}' "$OUT"
 wfo ls --long --depth 2 lt
 check_match fsops.ls.long_link '*{"name":"a/out","type":"symlink",*,"link_target":"'"$t/w/keep"'"}*' "$OUT"
-expect_error fsops.ls.depth_negative "ls lt: --depth must be 0*" ls --depth -1 lt
+expect_error fsops.ls.depth_negative "ls: --depth takes 0 to 1000, got -1" ls --depth -1 lt
 expect_error fsops.ls.depth_not_number "ls: option --depth needs an integer*" ls --depth x lt
 expect_error fsops.ls.long_missing "ls none: no such file or directory" ls --long none
 expect_error fsops.ls.depth_file "ls lt/top: not a directory" ls --depth 2 lt/top
@@ -240,7 +240,7 @@ check fsops.write.no_clobber_kept "a" "$(cat wn)"
 expect_in fsops.write.append "bc" 0 '{"ok":true,"data":{"path":"wn","bytes_written":2}}' write --append wn
 check fsops.write.appended "abc" "$(cat wn)"
 expect_in fsops.write.append_new "n" 0 '{"ok":true,"data":{"path":"wa/new","bytes_written":1}}' write --append wa/new
-expect_error_in fsops.write.both "x" "write wn: --no-clobber and --append exclude*" write --append --no-clobber wn
+expect_error_in fsops.write.both "x" "write: --no-clobber cannot be combined with --append" write --append --no-clobber wn
 check_match fsops.write.readonly_append '{"ok":false,"error":"write wn: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --append wn)"
 check_match fsops.write.readonly_no_clobber '{"ok":false,"error":"write wq: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --no-clobber wq)"
 
