@@ -1,6 +1,6 @@
 /* exists.c - whether a path exists
  *
- * APPLET(exists, "", 1, 1, APPLET_LOOP_OK)
+ * APPLET(exists, "", 1, 1, APPLET_LOOP_OK|APPLET_LOOP_DIR)
  *
  * config APPLET_EXISTS
  *	bool "exists: whether a path exists"

@@ -1,6 +1,6 @@
 /* readlink.c - a symlink's target
  *
- * APPLET(readlink, "", 1, 1, APPLET_LOOP_OK)
+ * APPLET(readlink, "", 1, 1, APPLET_LOOP_OK|APPLET_LOOP_DIR)
  *
  * config APPLET_READLINK
  *	bool "readlink: a symlink's target"

@@ -1,6 +1,6 @@
 /* stat.c - a path's metadata
  *
- * APPLET(stat, "follow", 1, 1, APPLET_LOOP_OK)
+ * APPLET(stat, "follow", 1, 1, APPLET_LOOP_OK|APPLET_LOOP_DIR)
  *
  * config APPLET_STAT
  *	bool "stat: a path's metadata as JSON"
