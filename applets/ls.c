@@ -1,6 +1,6 @@
 /* ls.c - list a directory
  *
- * APPLET(ls, "", 0, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_LOOP_DIR)
+ * APPLET(ls, "depth#<0>1000=1 long", 0, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_LOOP_DIR)
  *
  * config APPLET_LS
  *	bool "ls: list a directory as JSON"
@@ -11,9 +11,17 @@
  *	  List PATH (default ".", also for ""), sorted by name:
  *	  [{"name","type","size"}], type "file", "dir" or "symlink",
  *	  size from lstat.
+ *
+ *	  --depth N  list N levels (1: PATH only, the default; 0: no limit);
+ *	             names are relative to PATH ("sub/f.txt"), each
+ *	             directory followed by its contents; symlinks are
+ *	             listed, never entered
+ *	  --long     add "mode" (octal), "perm" ("-rw-r--r--"), "mtime"
+ *	             (RFC 3339), "mtime_unix" and a symlink's "link_target"
  */
 #define FOR_ls
 #include "applet.h"
+#include "fsops.h"
 #include "json.h"
 
 int ls_main(struct req *r)
@@ -21,7 +29,21 @@ int ls_main(struct req *r)
 	const char *path = r->argc && r->argv[0][0] ? r->argv[0] : ".";
 	struct wfs_dirent *e;
 	size_t n, i;
+	int depth = (int)opt_num(r, OPT_depth), lng = opt_has(r, OPT_long);
 
+	if (depth != 1 || lng) {
+		struct buf b;
+		int rc;
+		buf_init(&b);
+		rc = wfs_ls_tree(r->ctx, path, depth, lng, &b);
+		if (!rc) {
+			reply_ok_begin(r);
+			buf_add(r->out, b.p, b.len);
+			reply_ok_end(r);
+		}
+		buf_free(&b);
+		return rc ? reply_ctx_error(r) : 0;
+	}
 	if (wfs_ls(r->ctx, path, &e, &n))
 		return reply_ctx_error(r);
 	reply_ok_begin(r);

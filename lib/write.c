@@ -15,7 +15,9 @@
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include "fsops.h"
 #include "fsutil.h"
 #include "util.h"
 
@@ -125,7 +127,7 @@ static int lock_current(struct wfs_ctx *c, const char *op, int dirfd,
  * content cannot land elsewhere even if a component is swapped now. */
 static int replace_file(struct wfs_ctx *c, const char *op, int dirfd,
 			const char *name, const char *target, const char *data,
-			size_t len, const struct stat *old)
+			size_t len, const struct stat *old, int noreplace)
 {
 	char *tmp = NULL;
 	unsigned long long rnd;
@@ -175,7 +177,9 @@ static int replace_file(struct wfs_ctx *c, const char *op, int dirfd,
 		goto fail;
 	}
 	fd = -1;
-	if (renameat(dirfd, tmp, dirfd, name)) {
+	/* --no-clobber: RENAME_NOREPLACE, so a file made meanwhile stays */
+	if (noreplace ? syscall(SYS_renameat2, dirfd, tmp, dirfd, name, 1)
+		      : renameat(dirfd, tmp, dirfd, name)) {
 		e = errno;
 		goto fail;
 	}
@@ -189,6 +193,12 @@ fail:
 
 int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
 	      size_t len)
+{
+	return wfs_write_ex(c, path, data, len, 0);
+}
+
+int wfs_write_ex(struct wfs_ctx *c, const char *path, const char *data,
+		 size_t len, int no_clobber)
 {
 	const char *name;
 	char *target;
@@ -208,9 +218,12 @@ int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
 	if (dirfd < 0)
 		return -1;
 	fd = lock_current(c, "write", dirfd, name, target, &st);
-	rc = fd == -1 ? -1
-		      : replace_file(c, "write", dirfd, name, target, data, len,
-				     fd >= 0 || fd == -3 ? &st : NULL);
+	if (no_clobber && (fd >= 0 || fd == -3))
+		rc = fs_fail_errno(c, "write", path, EEXIST);
+	else
+		rc = fd == -1 ? -1
+			      : replace_file(c, "write", dirfd, name, target, data, len,
+					     fd >= 0 || fd == -3 ? &st : NULL, no_clobber);
 	if (fd >= 0)
 		close(fd);
 	close(dirfd);
@@ -284,7 +297,7 @@ static int edit_fd(struct wfs_ctx *c, const char *path, const struct wfs_edit *e
 		buf_free(&nb);
 		return wfs_fail(c, "edit %s: out of memory", path);
 	}
-	rc = replace_file(c, "edit", dirfd, name, target, nb.p ? nb.p : "", nb.len, st);
+	rc = replace_file(c, "edit", dirfd, name, target, nb.p ? nb.p : "", nb.len, st, 0);
 	buf_free(&nb);
 	if (!rc)
 		*replacements = (int)count;

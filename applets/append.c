@@ -1,0 +1,38 @@
+/* append.c - add stdin to the end of a file
+ *
+ * APPLET(append, "", 1, 1, APPLET_LOOP_OK)
+ *
+ * config APPLET_APPEND
+ *	bool "append: add stdin to the end of a file"
+ *	default y
+ *	help
+ *	  usage: wickfs append PATH < CONTENT
+ *
+ *	  Add stdin at the end of PATH (made, with its parents, when
+ *	  missing). It takes the lock edit and write take, so concurrent
+ *	  appends and edits of one file never lose each other. A symlink is
+ *	  written through to its target. Data: {"path","bytes_written"}.
+ */
+#include <errno.h>
+#include <string.h>
+#define FOR_append
+#include "applet.h"
+#include "fsops.h"
+#include "json.h"
+
+int append_main(struct req *r)
+{
+	const char *data;
+	size_t len;
+
+	if (req_stdin(r, &data, &len))
+		return reply_error(r, "append %s: reading stdin: %s", r->argv[0],
+				   strerror(errno));
+	if (wfs_append(r->ctx, "append", r->argv[0], data, len))
+		return reply_ctx_error(r);
+	reply_ok_begin(r);
+	buf_puts(r->out, "{\"path\":");
+	json_cstr(r->out, r->argv[0]);
+	buf_printf(r->out, ",\"bytes_written\":%zu}", len);
+	return reply_ok_end(r);
+}

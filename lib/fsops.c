@@ -1,0 +1,1087 @@
+/* fsops.c - stat, exists, mkdir, rm, mv, cp, append, symlink, readlink,
+ * chmod
+ *
+ * Every operation first opens the directory that holds the name it acts
+ * on: confined (WICKFS_ROOT), the directory part is resolved and checked
+ * beneath the root and opened by a walk from the root that follows no
+ * link (lib/confine.c); the last component is then used only through the
+ * *at calls with no following, so swapping any component for a symlink
+ * during the call cannot make it act outside. Unconfined, the directory
+ * is opened by path and the same code runs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "fsops.h"
+#include "fsutil.h"
+#include "json.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE 1
+#endif
+#define MAX_DEPTH 256
+
+/* A name in an opened directory. */
+struct at {
+	int dirfd;
+	const char *name;
+};
+
+static int readonly(struct wfs_ctx *c, const char *op, const char *path)
+{
+	if (!c->readonly)
+		return 0;
+	return wfs_fail(c, "%s %s: refused, WICKFS_READONLY is set", op, path);
+}
+
+/* Split path into its directory and last component, trailing slashes
+ * dropped ("a/b/" -> "a", "b"). */
+static int split(struct wfs_ctx *c, const char *path, char **dir, char **base)
+{
+	size_t n = strlen(path);
+	const char *s;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	for (s = path + n; s > path && s[-1] != '/'; s--)
+		;
+	*base = arena_strndup(c->arena, s, (size_t)(path + n - s));
+	if (s == path)
+		*dir = arena_strdup(c->arena, ".");
+	else if (s == path + 1)
+		*dir = arena_strdup(c->arena, "/");
+	else
+		*dir = arena_strndup(c->arena, path, (size_t)(s - 1 - path));
+	if (!*dir || !*base)
+		return wfs_fail(c, "%s: out of memory", path);
+	return 0;
+}
+
+/* Open the directory holding path's last component. follow: the last
+ * component is resolved too (its final target's directory is opened).
+ * Confined, a last component "." or ".." (or the root itself) is first
+ * resolved, so that the name acted on is a real entry beneath the root. */
+static int open_at(struct wfs_ctx *c, const char *op, const char *path,
+		   int follow, int create, struct at *a)
+{
+	char *dir, *base, *canon;
+	int fd;
+
+	a->dirfd = -1;
+	if (!*path)
+		return wfs_fail(c, "%s: empty path", op);
+	if (!c->root) {
+		const char *p = follow ? fs_resolve_links(c, path) : path;
+		if (!p || split(c, p, &dir, &base))
+			return -1;
+		if (create && strcmp(dir, ".") && strcmp(dir, "/")) {
+			int e = 0;
+			char *s;
+			for (s = dir + 1;; s++) {
+				if (*s && *s != '/')
+					continue;
+				char ch = *s;
+				*s = 0;
+				if (mkdir(dir, 0755) && errno != EEXIST)
+					e = errno;
+				*s = ch;
+				if (e)
+					return fs_fail_errno(c, op, dir, e);
+				if (!ch)
+					break;
+			}
+		}
+		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return fs_fail_errno(c, op, path, errno);
+		a->dirfd = fd;
+		a->name = base;
+		return 0;
+	}
+	if (split(c, path, &dir, &base))
+		return -1;
+	if (follow || !strcmp(base, ".") || !strcmp(base, "..") || !strcmp(base, "/")) {
+		canon = wfs_confine_canon(c, op, path);
+		if (!canon)
+			return -1;
+		if (!strcmp(canon, c->root)) {
+			fd = wfs_confined_dir(c, op, canon, 0);
+			if (fd < 0)
+				return -1;
+			a->dirfd = fd;
+			a->name = ".";
+			return 0;
+		}
+		if (split(c, canon, &dir, &base))
+			return -1;
+	}
+	canon = wfs_confine_canon(c, op, dir);
+	if (!canon)
+		return -1;
+	fd = wfs_confined_dir(c, op, canon, create);
+	if (fd < 0) {
+		if (errno == ENOTDIR || errno == ENOENT)
+			return fs_fail_errno(c, op, path, errno);
+		return -1;
+	}
+	a->dirfd = fd;
+	a->name = base;
+	return 0;
+}
+
+static void close_at(struct at *a)
+{
+	if (a->dirfd >= 0)
+		close(a->dirfd);
+	a->dirfd = -1;
+}
+
+/* ---- stat, exists ---- */
+
+void fs_mode_string(mode_t m, char *o)
+{
+	static const char rwx[] = "rwxrwxrwx";
+	int i;
+
+	o[0] = S_ISDIR(m) ? 'd' : S_ISLNK(m) ? 'l' : S_ISFIFO(m) ? 'p' :
+	       S_ISSOCK(m) ? 's' : S_ISCHR(m) ? 'c' : S_ISBLK(m) ? 'b' : '-';
+	for (i = 0; i < 9; i++)
+		o[i + 1] = (m & (0400u >> i)) ? rwx[i] : '-';
+	if (m & S_ISUID)
+		o[3] = (m & 0100) ? 's' : 'S';
+	if (m & S_ISGID)
+		o[6] = (m & 0010) ? 's' : 'S';
+	if (m & S_ISVTX)
+		o[9] = (m & 0001) ? 't' : 'T';
+	o[10] = 0;
+}
+
+void fs_rfc3339(long long sec, long nsec, char *out, size_t n)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%09ldZ", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, nsec);
+}
+
+static const char *type_of(mode_t m)
+{
+	if (S_ISREG(m))
+		return "file";
+	if (S_ISDIR(m))
+		return "dir";
+	if (S_ISLNK(m))
+		return "symlink";
+	return fs_type_name(m);
+}
+
+static void put_time(struct buf *b, const char *key, const struct timespec *ts)
+{
+	char t[48];
+
+	fs_rfc3339((long long)ts->tv_sec, ts->tv_nsec, t, sizeof(t));
+	buf_printf(b, ",\"%s\":\"%s\",\"%s_unix\":%lld", key, t, key,
+		   (long long)ts->tv_sec);
+}
+
+int wfs_stat_json(struct wfs_ctx *c, const char *path, int follow,
+		  struct buf *out)
+{
+	struct at a;
+	struct stat st;
+	char perm[12], target[PATH_MAX + 1];
+	ssize_t n = -1;
+	int at = AT_SYMLINK_NOFOLLOW;
+
+	if (open_at(c, "stat", path, follow, 0, &a))
+		return -1;
+	/* unconfined --follow: the kernel follows; confined: resolved above */
+	if (follow && !c->root)
+		at = 0;
+	if (fstatat(a.dirfd, a.name, &st, at)) {
+		int e = errno;
+		close_at(&a);
+		return fs_fail_errno(c, "stat", path, e);
+	}
+	if (S_ISLNK(st.st_mode))
+		n = readlinkat(a.dirfd, a.name, target, sizeof(target) - 1);
+	close_at(&a);
+	fs_mode_string(st.st_mode, perm);
+	buf_puts(out, "{\"path\":");
+	json_cstr(out, path);
+	buf_puts(out, ",\"type\":");
+	json_cstr(out, type_of(st.st_mode));
+	buf_printf(out, ",\"size\":%lld,\"mode\":\"%04o\",\"perm\":\"%s\",\"uid\":%u,\"gid\":%u,\"nlink\":%llu",
+		   (long long)st.st_size, (unsigned)(st.st_mode & 07777), perm,
+		   (unsigned)st.st_uid, (unsigned)st.st_gid,
+		   (unsigned long long)st.st_nlink);
+	put_time(out, "mtime", &st.st_mtim);
+	put_time(out, "ctime", &st.st_ctim);
+	put_time(out, "atime", &st.st_atim);
+	if (n >= 0) {
+		buf_puts(out, ",\"link_target\":");
+		json_str(out, target, (size_t)n);
+	}
+	buf_putc(out, '}');
+	return 0;
+}
+
+int wfs_exists(struct wfs_ctx *c, const char *path, int *yes, const char **type)
+{
+	struct at a;
+	struct stat st;
+
+	*yes = 0;
+	*type = NULL;
+	if (open_at(c, "exists", path, 0, 0, &a)) {
+		/* a missing or non-directory parent: simply not there */
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		return -1;
+	}
+	if (!fstatat(a.dirfd, a.name, &st, AT_SYMLINK_NOFOLLOW)) {
+		*yes = 1;
+		*type = type_of(st.st_mode);
+	}
+	close_at(&a);
+	return 0;
+}
+
+/* ---- mkdir ---- */
+
+int wfs_mkdir(struct wfs_ctx *c, const char *path, int parents, int *created)
+{
+	struct at a;
+	struct stat st;
+	int rc = 0;
+
+	*created = 0;
+	if (readonly(c, "mkdir", path))
+		return -1;
+	if (open_at(c, "mkdir", path, 0, parents, &a))
+		return -1;
+	if (!mkdirat(a.dirfd, a.name, 0777)) {
+		*created = 1;
+	} else if (errno == EEXIST && parents &&
+		   !fstatat(a.dirfd, a.name, &st, AT_SYMLINK_NOFOLLOW) &&
+		   S_ISDIR(st.st_mode)) {
+		rc = 0; /* -p: an existing directory is fine */
+	} else {
+		rc = fs_fail_errno(c, "mkdir", path, errno);
+	}
+	close_at(&a);
+	return rc;
+}
+
+/* ---- rm ---- */
+
+static int is_dot(const char *n)
+{
+	return !strcmp(n, ".") || !strcmp(n, "..");
+}
+
+/* Remove everything in the directory dfd (opened O_NOFOLLOW, so never a
+ * link's target), depth-first. Links are removed, never followed. */
+static int rm_tree(struct wfs_ctx *c, const char *path, int dfd, int depth,
+		   long long *removed)
+{
+	struct dirent *d;
+	struct stat st;
+	DIR *dir;
+	int rc = 0;
+
+	if (depth > MAX_DEPTH)
+		return wfs_fail(c, "rm %s: directories nested too deep", path);
+	dir = fdopendir(dfd);
+	if (!dir) {
+		int e = errno;
+		close(dfd);
+		return fs_fail_errno(c, "rm", path, e);
+	}
+	while (!rc && (d = readdir(dir))) {
+		char *sub;
+		if (is_dot(d->d_name))
+			continue;
+		if (wfs_expired(c)) {
+			rc = -1;
+			break;
+		}
+		sub = arena_printf(c->arena, "%s/%s", path, d->d_name);
+		if (!sub) {
+			rc = wfs_fail(c, "rm %s: out of memory", path);
+			break;
+		}
+		if (fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+			if (errno != ENOENT)
+				rc = fs_fail_errno(c, "rm", sub, errno);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			int fd = openat(dfd, d->d_name,
+					O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0) {
+				rc = fs_fail_errno(c, "rm", sub, errno);
+				break;
+			}
+			if (rm_tree(c, sub, fd, depth + 1, removed))
+				rc = -1;
+			else if (unlinkat(dfd, d->d_name, AT_REMOVEDIR))
+				rc = fs_fail_errno(c, "rm", sub, errno);
+			else
+				(*removed)++;
+		} else if (unlinkat(dfd, d->d_name, 0) && errno != ENOENT) {
+			rc = fs_fail_errno(c, "rm", sub, errno);
+		} else {
+			(*removed)++;
+		}
+	}
+	closedir(dir);
+	return rc;
+}
+
+int wfs_rm(struct wfs_ctx *c, const char *path, int recursive, int force,
+	   long long *removed)
+{
+	struct at a;
+	struct stat st;
+	int rc = 0, fd;
+
+	*removed = 0;
+	if (readonly(c, "rm", path))
+		return -1;
+	if (open_at(c, "rm", path, 0, 0, &a)) {
+		if (force && errno == ENOENT)
+			return 0;
+		return -1;
+	}
+	if (is_dot(a.name)) {
+		close_at(&a);
+		return wfs_fail(c, "rm %s: refusing to remove \".\", \"..\" or the workspace root", path);
+	}
+	if (fstatat(a.dirfd, a.name, &st, AT_SYMLINK_NOFOLLOW)) {
+		int e = errno;
+		close_at(&a);
+		return force && e == ENOENT ? 0 : fs_fail_errno(c, "rm", path, e);
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (unlinkat(a.dirfd, a.name, 0))
+			rc = force && errno == ENOENT ? 0 : fs_fail_errno(c, "rm", path, errno);
+		else
+			*removed = 1;
+	} else if (!recursive) {
+		/* an empty directory goes without -r, as rmdir would */
+		if (unlinkat(a.dirfd, a.name, AT_REMOVEDIR))
+			rc = errno == ENOTEMPTY || errno == EEXIST
+				     ? wfs_fail(c, "rm %s: is a non-empty directory (use -r)", path)
+				     : fs_fail_errno(c, "rm", path, errno);
+		else
+			*removed = 1;
+	} else {
+		fd = openat(a.dirfd, a.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			rc = fs_fail_errno(c, "rm", path, errno == ELOOP ? EXDEV : errno);
+		else if (!(rc = rm_tree(c, path, fd, 0, removed))) {
+			if (unlinkat(a.dirfd, a.name, AT_REMOVEDIR))
+				rc = fs_fail_errno(c, "rm", path, errno);
+			else
+				(*removed)++;
+		}
+	}
+	close_at(&a);
+	return rc;
+}
+
+/* ---- cp ---- */
+
+static char *tmp_name(struct wfs_ctx *c)
+{
+	unsigned long long rnd;
+
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+		rnd = (unsigned long long)wfs_now_ms() * 2654435761u ^ (unsigned long long)getpid();
+	return arena_printf(c->arena, ".wickfs-tmp-%016llx", rnd);
+}
+
+/* Put the temporary tmp in place of name (both in dfd). */
+static int place(struct wfs_ctx *c, const char *op, const char *shown, int dfd,
+		 const char *tmp, const char *name, int no_clobber)
+{
+	int rc = (int)syscall(SYS_renameat2, dfd, tmp, dfd, name,
+			      no_clobber ? RENAME_NOREPLACE : 0);
+	if (!rc)
+		return 0;
+	rc = errno;
+	unlinkat(dfd, tmp, 0);
+	return fs_fail_errno(c, op, shown, rc);
+}
+
+static int copy_data(int in, int out)
+{
+	char buf[65536];
+	ssize_t n, w, off;
+
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (off = 0; off < n; off += w) {
+			w = write(out, buf + off, (size_t)(n - off));
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w <= 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+struct cpctx {
+	const char *op;
+	int recursive, no_clobber;
+	dev_t top_dev;
+	ino_t top_ino;   /* the destination directory made first: skipped */
+	long long copied;
+};
+
+static int cp_entry(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
+		    const char *sshown, int dfd, const char *dname,
+		    const char *dshown, int depth);
+
+static int cp_dir(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
+		  const char *sshown, int dfd, const char *dname,
+		  const char *dshown, const struct stat *st, int depth)
+{
+	struct timespec ts[2] = {st->st_atim, st->st_mtim};
+	struct stat dst;
+	struct dirent *d;
+	DIR *dir;
+	int in, out, rc = 0;
+
+	if (!k->recursive)
+		return wfs_fail(c, "%s %s: is a directory (use -r)", k->op, sshown);
+	if (depth > MAX_DEPTH)
+		return wfs_fail(c, "%s %s: directories nested too deep", k->op, sshown);
+	if (mkdirat(dfd, dname, 0700) && (errno != EEXIST || k->no_clobber))
+		return fs_fail_errno(c, k->op, dshown, errno);
+	out = openat(dfd, dname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (out < 0)
+		return fs_fail_errno(c, k->op, dshown, errno == ELOOP ? EXDEV : errno);
+	if (fstat(out, &dst)) {
+		close(out);
+		return fs_fail_errno(c, k->op, dshown, errno);
+	}
+	if (!depth) {
+		k->top_dev = dst.st_dev;
+		k->top_ino = dst.st_ino;
+	}
+	in = openat(sfd, sname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (in < 0 || !(dir = fdopendir(in))) {
+		int e = errno;
+		if (in >= 0)
+			close(in);
+		close(out);
+		return fs_fail_errno(c, k->op, sshown, e == ELOOP ? EXDEV : e);
+	}
+	while (!rc && (d = readdir(dir))) {
+		struct stat est;
+		char *ss, *ds;
+		if (is_dot(d->d_name))
+			continue;
+		/* the copy itself, made inside the source: not copied again */
+		if (!fstatat(in, d->d_name, &est, AT_SYMLINK_NOFOLLOW) &&
+		    est.st_dev == k->top_dev && est.st_ino == k->top_ino)
+			continue;
+		if (wfs_expired(c)) {
+			rc = -1;
+			break;
+		}
+		ss = arena_printf(c->arena, "%s/%s", sshown, d->d_name);
+		ds = arena_printf(c->arena, "%s/%s", dshown, d->d_name);
+		if (!ss || !ds)
+			rc = wfs_fail(c, "%s %s: out of memory", k->op, sshown);
+		else
+			rc = cp_entry(c, k, in, d->d_name, ss, out, d->d_name, ds, depth + 1);
+	}
+	closedir(dir);
+	if (!rc && (fchmod(out, st->st_mode & 07777) || futimens(out, ts)))
+		rc = fs_fail_errno(c, k->op, dshown, errno);
+	close(out);
+	return rc;
+}
+
+static int cp_file(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
+		   const char *sshown, int dfd, const char *dname,
+		   const char *dshown, const struct stat *st)
+{
+	struct timespec ts[2] = {st->st_atim, st->st_mtim};
+	char *tmp = tmp_name(c);
+	int in, out, e;
+
+	if (!tmp)
+		return wfs_fail(c, "%s %s: out of memory", k->op, sshown);
+	in = openat(sfd, sname, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (in < 0)
+		return fs_fail_errno(c, k->op, sshown, errno == ELOOP ? EXDEV : errno);
+	out = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (out < 0) {
+		e = errno;
+		close(in);
+		return fs_fail_errno(c, k->op, dshown, e);
+	}
+	if (copy_data(in, out)) {
+		e = errno;
+		goto fail;
+	}
+	if ((geteuid() == 0 && fchown(out, st->st_uid, st->st_gid)) ||
+	    fchmod(out, st->st_mode & 07777) || futimens(out, ts)) {
+		e = errno;
+		goto fail;
+	}
+	close(in);
+	if (close(out)) {
+		e = errno;
+		unlinkat(dfd, tmp, 0);
+		return fs_fail_errno(c, k->op, dshown, e);
+	}
+	k->copied++;
+	return place(c, k->op, dshown, dfd, tmp, dname, k->no_clobber);
+fail:
+	close(in);
+	close(out);
+	unlinkat(dfd, tmp, 0);
+	return fs_fail_errno(c, k->op, dshown, e);
+}
+
+/* A symlink is copied as a link: its target is data, never followed. */
+static int cp_link(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
+		   const char *sshown, int dfd, const char *dname,
+		   const char *dshown)
+{
+	char target[PATH_MAX + 1], *tmp = tmp_name(c);
+	ssize_t n;
+
+	if (!tmp)
+		return wfs_fail(c, "%s %s: out of memory", k->op, sshown);
+	n = readlinkat(sfd, sname, target, sizeof(target) - 1);
+	if (n < 0)
+		return fs_fail_errno(c, k->op, sshown, errno);
+	target[n] = 0;
+	if (symlinkat(target, dfd, tmp))
+		return fs_fail_errno(c, k->op, dshown, errno);
+	k->copied++;
+	return place(c, k->op, dshown, dfd, tmp, dname, k->no_clobber);
+}
+
+static int cp_entry(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
+		    const char *sshown, int dfd, const char *dname,
+		    const char *dshown, int depth)
+{
+	struct stat st;
+
+	if (fstatat(sfd, sname, &st, AT_SYMLINK_NOFOLLOW))
+		return fs_fail_errno(c, k->op, sshown, errno);
+	if (S_ISDIR(st.st_mode))
+		return cp_dir(c, k, sfd, sname, sshown, dfd, dname, dshown, &st, depth);
+	if (S_ISLNK(st.st_mode))
+		return cp_link(c, k, sfd, sname, sshown, dfd, dname, dshown);
+	if (S_ISREG(st.st_mode))
+		return cp_file(c, k, sfd, sname, sshown, dfd, dname, dshown, &st);
+	return wfs_fail(c, "%s %s: is a %s, not copied", k->op, sshown,
+			fs_type_name(st.st_mode));
+}
+
+/* Lock the regular files at both names (those that exist) in the order
+ * of their inode numbers, so two operations on the same pair never wait
+ * for each other crosswise. Returns the descriptors to close after. */
+static void lock_pair(const struct at *s, const struct at *d, int fds[2])
+{
+	struct stat st[2];
+	const struct at *p[2] = {s, d};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		fds[i] = openat(p[i]->dirfd, p[i]->name,
+				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fds[i] >= 0 && (fstat(fds[i], &st[i]) || !S_ISREG(st[i].st_mode))) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+	}
+	if (fds[0] >= 0 && fds[1] >= 0 && st[0].st_dev == st[1].st_dev &&
+	    st[0].st_ino == st[1].st_ino) {
+		close(fds[1]);
+		fds[1] = -1;
+	}
+	if (fds[0] >= 0 && fds[1] >= 0 &&
+	    (st[1].st_dev < st[0].st_dev ||
+	     (st[1].st_dev == st[0].st_dev && st[1].st_ino < st[0].st_ino))) {
+		int t = fds[0];
+		fds[0] = fds[1];
+		fds[1] = t;
+	}
+	for (i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			while (flock(fds[i], LOCK_EX) && errno == EINTR)
+				;
+}
+
+static void unlock_pair(int fds[2])
+{
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+}
+
+static int copy_at(struct wfs_ctx *c, struct cpctx *k, struct at *s,
+		   const char *src, struct at *d, const char *dst)
+{
+	if (is_dot(s->name) || is_dot(d->name))
+		return wfs_fail(c, "%s %s: refusing \".\" or \"..\" as a name", k->op,
+				is_dot(s->name) ? src : dst);
+	return cp_entry(c, k, s->dirfd, s->name, src, d->dirfd, d->name, dst, 0);
+}
+
+int wfs_cp(struct wfs_ctx *c, const char *src, const char *dst, int recursive,
+	   int no_clobber, long long *copied)
+{
+	struct cpctx k = {"cp", recursive, no_clobber, 0, 0, 0};
+	struct at s, d;
+	int fds[2], rc;
+
+	*copied = 0;
+	if (readonly(c, "cp", dst))
+		return -1;
+	if (open_at(c, "cp", src, 0, 0, &s))
+		return -1;
+	if (open_at(c, "cp", dst, 0, 0, &d)) {
+		close_at(&s);
+		return -1;
+	}
+	lock_pair(&s, &d, fds);
+	rc = copy_at(c, &k, &s, src, &d, dst);
+	unlock_pair(fds);
+	close_at(&s);
+	close_at(&d);
+	*copied = k.copied;
+	return rc;
+}
+
+/* ---- mv ---- */
+
+int wfs_mv(struct wfs_ctx *c, const char *src, const char *dst, int no_clobber,
+	   int *copied)
+{
+	struct cpctx k = {"mv", 1, no_clobber, 0, 0, 0};
+	struct at s, d;
+	struct stat st;
+	int fds[2], rc = 0, fd;
+	long long n = 0;
+
+	*copied = 0;
+	if (readonly(c, "mv", src))
+		return -1;
+	if (open_at(c, "mv", src, 0, 0, &s))
+		return -1;
+	if (open_at(c, "mv", dst, 0, 0, &d)) {
+		close_at(&s);
+		return -1;
+	}
+	if (is_dot(s.name) || is_dot(d.name)) {
+		close_at(&s);
+		close_at(&d);
+		return wfs_fail(c, "mv %s: refusing \".\" or \"..\" as a name",
+				is_dot(s.name) ? src : dst);
+	}
+	lock_pair(&s, &d, fds);
+	if (!syscall(SYS_renameat2, s.dirfd, s.name, d.dirfd, d.name,
+		     no_clobber ? RENAME_NOREPLACE : 0)) {
+		rc = 0;
+	} else if (errno != EXDEV) {
+		rc = fs_fail_errno(c, "mv", errno == EEXIST || errno == ENOTEMPTY ? dst : src, errno);
+	} else if (fstatat(s.dirfd, s.name, &st, AT_SYMLINK_NOFOLLOW)) {
+		rc = fs_fail_errno(c, "mv", src, errno);
+	} else {
+		/* another filesystem: copy everything, then remove the source */
+		*copied = 1;
+		rc = copy_at(c, &k, &s, src, &d, dst);
+		if (!rc && !S_ISDIR(st.st_mode)) {
+			if (unlinkat(s.dirfd, s.name, 0))
+				rc = fs_fail_errno(c, "mv", src, errno);
+		} else if (!rc) {
+			fd = openat(s.dirfd, s.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0)
+				rc = fs_fail_errno(c, "mv", src, errno);
+			else if (!(rc = rm_tree(c, src, fd, 0, &n)) &&
+				 unlinkat(s.dirfd, s.name, AT_REMOVEDIR))
+				rc = fs_fail_errno(c, "mv", src, errno);
+		}
+	}
+	unlock_pair(fds);
+	close_at(&s);
+	close_at(&d);
+	return rc;
+}
+
+/* ---- append ---- */
+
+int wfs_append(struct wfs_ctx *c, const char *op, const char *path,
+	       const char *data, size_t len)
+{
+	struct at a;
+	struct stat st, now;
+	int fd = -1, tries, rc = 0;
+	size_t off = 0;
+
+	if (readonly(c, op, path))
+		return -1;
+	/* a link is written through to its target, as write does */
+	if (open_at(c, op, path, 1, 1, &a))
+		return -1;
+	for (tries = 0; tries < 1000; tries++) {
+		fd = openat(a.dirfd, a.name, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK |
+				O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			int e = errno;
+			/* a FIFO with no reader says ENXIO: name what it is */
+			if (e == ENXIO && !fstatat(a.dirfd, a.name, &st, AT_SYMLINK_NOFOLLOW) &&
+			    !S_ISREG(st.st_mode))
+				rc = wfs_fail(c, "%s %s: is a %s, not a regular file", op, path,
+					      fs_type_name(st.st_mode));
+			else
+				rc = fs_fail_errno(c, op, path, e == ELOOP ? EXDEV : e);
+			break;
+		}
+		if (fs_regular_fd(c, op, path, fd, &st) < 0) {
+			fd = -1;
+			rc = -1;
+			break;
+		}
+		/* the lock edit and write take: an edit renames a new inode
+		 * in, so check the locked one is still the one at the name */
+		while (flock(fd, LOCK_EX) && errno == EINTR)
+			;
+		if (!fstatat(a.dirfd, a.name, &now, AT_SYMLINK_NOFOLLOW) &&
+		    now.st_ino == st.st_ino && now.st_dev == st.st_dev)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0 && !rc)
+		rc = wfs_fail(c, "%s %s: file keeps being replaced", op, path);
+	while (!rc && off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			rc = fs_fail_errno(c, op, path, w < 0 ? errno : EIO);
+		else
+			off += (size_t)w;
+	}
+	if (fd >= 0)
+		close(fd);
+	close_at(&a);
+	return rc;
+}
+
+/* ---- symlink, readlink ---- */
+
+int wfs_symlink(struct wfs_ctx *c, const char *target, const char *path)
+{
+	struct at a;
+	int rc = 0;
+
+	if (readonly(c, "symlink", path))
+		return -1;
+	if (!*target)
+		return wfs_fail(c, "symlink %s: empty target", path);
+	if (open_at(c, "symlink", path, 0, 0, &a))
+		return -1;
+	/* the target is only data: never resolved or checked here */
+	if (symlinkat(target, a.dirfd, a.name))
+		rc = fs_fail_errno(c, "symlink", path, errno);
+	close_at(&a);
+	return rc;
+}
+
+int wfs_readlink(struct wfs_ctx *c, const char *path, char **target)
+{
+	char buf[PATH_MAX + 1];
+	struct at a;
+	ssize_t n;
+
+	if (open_at(c, "readlink", path, 0, 0, &a))
+		return -1;
+	n = readlinkat(a.dirfd, a.name, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		int e = errno;
+		close_at(&a);
+		if (e == EINVAL)
+			return wfs_fail(c, "readlink %s: not a symlink", path);
+		return fs_fail_errno(c, "readlink", path, e);
+	}
+	close_at(&a);
+	*target = arena_strndup(c->arena, buf, (size_t)n);
+	return *target ? 0 : wfs_fail(c, "readlink %s: out of memory", path);
+}
+
+/* ---- chmod ---- */
+
+/* One symbolic clause list ("u+x,go-w,a=r") applied to old. -1 if bad. */
+static long parse_symbolic(const char *s, mode_t old, int isdir)
+{
+	long m = (long)(old & 07777);
+
+	for (;;) {
+		unsigned who = 0, perm = 0;
+		char op;
+		for (; strchr("ugoa", *s) && *s; s++)
+			who |= *s == 'u' ? 04700u : *s == 'g' ? 02070u :
+			       *s == 'o' ? 01007u : 07777u;
+		if (!who) /* no umask here: reading it would change it */
+			who = 07777u;
+		if (*s != '+' && *s != '-' && *s != '=')
+			return -1;
+		op = *s++;
+		for (; *s && strchr("rwxXst", *s); s++)
+			perm |= *s == 'r' ? 0444u : *s == 'w' ? 0222u :
+				*s == 'x' ? 0111u : *s == 's' ? 06000u :
+				*s == 't' ? 01000u :
+				(isdir || (old & 0111)) ? 0111u : 0u;
+		perm &= who;
+		if (op == '+')
+			m |= (long)perm;
+		else if (op == '-')
+			m &= ~(long)perm;
+		else
+			m = (m & ~(long)(who & 07777u)) | (long)perm;
+		if (!*s)
+			return m;
+		if (*s++ != ',')
+			return -1;
+	}
+}
+
+static long parse_mode(const char *s, mode_t old, int isdir)
+{
+	char *end;
+	long m;
+
+	if (*s >= '0' && *s <= '7') {
+		m = strtol(s, &end, 8);
+		return *end || m > 07777 ? -1 : m;
+	}
+	return parse_symbolic(s, old, isdir);
+}
+
+int wfs_chmod(struct wfs_ctx *c, const char *mode, const char *path,
+	      unsigned *newmode)
+{
+	struct at a;
+	struct stat st;
+	long m;
+	int fd, rc = 0;
+
+	if (readonly(c, "chmod", path))
+		return -1;
+	if (open_at(c, "chmod", path, 1, 0, &a))
+		return -1;
+	/* Opened without following, then changed through the descriptor:
+	 * a link swapped in at the name is refused, not followed. */
+	fd = openat(a.dirfd, a.name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		rc = fs_fail_errno(c, "chmod", path, errno);
+		goto out;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		rc = c->root ? wfs_fail(c, "chmod %s: a symlink leads outside the workspace root %s (it changed while being opened)",
+					path, c->root)
+			     : wfs_fail(c, "chmod %s: a symlink (its target is not reachable)", path);
+		goto out;
+	}
+	m = parse_mode(mode, st.st_mode, S_ISDIR(st.st_mode));
+	if (m < 0) {
+		rc = wfs_fail(c, "chmod %s: invalid mode %s (octal, or [ugoa]*[+-=][rwxXst]*, comma-separated)",
+			      path, mode);
+		goto out;
+	}
+	{
+		/* fchmod refuses O_PATH descriptors: go through the fd's
+		 * name in /proc, which names this very inode */
+		char proc[64];
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		if (chmod(proc, (mode_t)m)) {
+			int e = errno;
+			int rfd = openat(a.dirfd, a.name,
+					 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+			struct stat rs;
+			if (rfd >= 0 && !fstat(rfd, &rs) && rs.st_ino == st.st_ino &&
+			    rs.st_dev == st.st_dev && !fchmod(rfd, (mode_t)m))
+				e = 0;
+			if (rfd >= 0)
+				close(rfd);
+			if (e)
+				rc = fs_fail_errno(c, "chmod", path, e);
+		}
+	}
+	*newmode = (unsigned)m;
+out:
+	if (fd >= 0)
+		close(fd);
+	close_at(&a);
+	return rc;
+}
+
+/* ---- ls --depth, --long ---- */
+
+struct lsent {
+	char *name;
+	struct stat st;
+};
+
+static int lsent_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct lsent *)a)->name, ((const struct lsent *)b)->name);
+}
+
+/* The entries of the directory dfd (left open), sorted by name. */
+static int ls_read(struct wfs_ctx *c, const char *path, int dfd,
+		   struct lsent **out, size_t *n)
+{
+	struct lsent *v = NULL, *nv;
+	size_t len = 0, cap = 0;
+	struct dirent *d;
+	int own = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir = own < 0 ? NULL : fdopendir(own);
+
+	if (!dir) {
+		int e = errno;
+		if (own >= 0)
+			close(own);
+		return fs_fail_errno(c, "ls", path, e);
+	}
+	while ((d = readdir(dir))) {
+		if (is_dot(d->d_name))
+			continue;
+		if (len == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = arena_alloc(c->arena, cap * sizeof(*nv));
+			if (!nv)
+				goto oom;
+			if (len)
+				memcpy(nv, v, len * sizeof(*nv));
+			v = nv;
+		}
+		if (fstatat(dfd, d->d_name, &v[len].st, AT_SYMLINK_NOFOLLOW))
+			continue; /* gone meanwhile */
+		v[len].name = arena_strdup(c->arena, d->d_name);
+		if (!v[len].name)
+			goto oom;
+		len++;
+	}
+	closedir(dir);
+	if (len)
+		qsort(v, len, sizeof(*v), lsent_cmp);
+	*out = v;
+	*n = len;
+	return 0;
+oom:
+	closedir(dir);
+	return wfs_fail(c, "ls %s: out of memory", path);
+}
+
+static void ls_put(struct buf *b, int dfd, const char *rel, const struct lsent *e,
+		   int lng, int *first)
+{
+	const struct stat *st = &e->st;
+	char perm[12], target[PATH_MAX + 1];
+	ssize_t n;
+
+	buf_puts(b, *first ? "{\"name\":" : ",{\"name\":");
+	*first = 0;
+	json_cstr(b, rel);
+	buf_puts(b, ",\"type\":");
+	json_cstr(b, S_ISDIR(st->st_mode) ? "dir" : S_ISLNK(st->st_mode) ? "symlink" : "file");
+	buf_printf(b, ",\"size\":%lld", (long long)st->st_size);
+	if (lng) {
+		fs_mode_string(st->st_mode, perm);
+		buf_printf(b, ",\"mode\":\"%04o\",\"perm\":\"%s\"",
+			   (unsigned)(st->st_mode & 07777), perm);
+		put_time(b, "mtime", &st->st_mtim);
+		if (S_ISLNK(st->st_mode) &&
+		    (n = readlinkat(dfd, e->name, target, sizeof(target) - 1)) >= 0) {
+			buf_puts(b, ",\"link_target\":");
+			json_str(b, target, (size_t)n);
+		}
+	}
+	buf_putc(b, '}');
+}
+
+/* List dfd: each entry, then (depth left) its contents, entered with
+ * O_NOFOLLOW from dfd so a link is listed, never walked into. */
+static int ls_level(struct wfs_ctx *c, const char *path, int dfd, const char *prefix,
+		    int depth, int lng, struct buf *b, int *first)
+{
+	struct lsent *v = NULL;
+	size_t n = 0, i;
+	int sfd, rc;
+
+	if (ls_read(c, path, dfd, &v, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		char *rel = *prefix ? arena_printf(c->arena, "%s/%s", prefix, v[i].name)
+				    : v[i].name;
+		if (!rel)
+			return wfs_fail(c, "ls %s: out of memory", path);
+		ls_put(b, dfd, rel, &v[i], lng, first);
+		if (depth == 1 || !S_ISDIR(v[i].st.st_mode))
+			continue;
+		if (wfs_expired(c))
+			return -1;
+		sfd = openat(dfd, v[i].name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sfd < 0)
+			continue; /* unreadable or replaced meanwhile: listed, not entered */
+		rc = ls_level(c, path, sfd, rel, depth - 1, lng, b, first);
+		close(sfd);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int wfs_ls_tree(struct wfs_ctx *c, const char *path, int depth, int lng,
+		struct buf *out)
+{
+	int fd, rc, first = 1;
+
+	if (depth <= 0 || depth > MAX_DEPTH)
+		depth = MAX_DEPTH;
+	if (c->root) {
+		fd = wfs_confined_open(c, "ls", path, O_RDONLY | O_DIRECTORY);
+		if (fd < 0)
+			return -1;
+	} else {
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return fs_fail_errno(c, "ls", path, errno);
+	}
+	buf_putc(out, '[');
+	rc = ls_level(c, path, fd, "", depth, lng, out, &first);
+	buf_putc(out, ']');
+	close(fd);
+	return rc;
+}

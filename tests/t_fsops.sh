@@ -1,0 +1,484 @@
+#!/usr/bin/env bash
+# The filesystem applets: stat, exists, mkdir, rm, mv, cp, append,
+# symlink, readlink, chmod. Each flag and error; WICKFS_READONLY; escapes
+# under WICKFS_ROOT, also with a component swapped for a link to the
+# outside during the call (tests/helpers/swapper.c); 50 appends racing 50
+# edits of one file; the same bytes from the CLI, the daemon's fast path
+# and its native op form.
+. "$(dirname "$0")/lib.sh"
+tests_dir=$(cd "$(dirname "$0")" && pwd)
+
+t=$TEST_TMP/fsops
+mkdir -p "$t/w"
+cd "$t/w" || exit 1
+
+PIDS=()
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+}
+trap 'cleanup; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+
+# ---- stat, exists ----
+printf 'hello\n' >f.txt
+chmod 0640 f.txt
+touch -d '2021-03-04 05:06:07.123456789 UTC' f.txt
+ln -s f.txt lnk
+wfo() { wf "$@"; OUT=${OUT%$'\n'}; }
+wfo stat f.txt
+check_match fsops.stat.file '{"ok":true,"data":{"path":"f.txt","type":"file","size":6,"mode":"0640","perm":"-rw-r-----","uid":'"$(id -u)"',"gid":'"$(id -g)"',"nlink":1,"mtime":"2021-03-04T05:06:07.123456789Z","mtime_unix":1614834367,"ctime":"*","ctime_unix":*,"atime":"*","atime_unix":*}}' "$OUT"
+wfo stat lnk
+check_match fsops.stat.link '*"type":"symlink","size":5,*"perm":"lrwxrwxrwx",*"link_target":"f.txt"}}' "$OUT"
+wfo stat --follow lnk
+check_match fsops.stat.follow '{"ok":true,"data":{"path":"lnk","type":"file","size":6,"mode":"0640",*' "$OUT"
+case $OUT in *link_target*) fail fsops.stat.follow_no_target "$OUT" ;; *) pass fsops.stat.follow_no_target ;; esac
+mkdir -p sd
+chmod 1755 sd
+wfo stat sd
+check_match fsops.stat.dir_sticky '*"type":"dir",*"mode":"1755","perm":"drwxr-xr-t",*' "$OUT"
+expect_error fsops.stat.missing "stat none: no such file or directory" stat none
+expect_error fsops.stat.follow_dangling "stat dangle: no such file or directory" stat --follow dangle
+ln -s nowhere dangle
+expect_error fsops.stat.follow_dangling2 "stat dangle: no such file or directory" stat --follow dangle
+expect_error fsops.stat.under_file "stat f.txt/x: not a directory" stat f.txt/x
+wfo stat
+check_match fsops.stat.usage '1 {"ok":false,"error":"*"}' "$RC $OUT"
+wf stat --help
+check_match fsops.stat.help "usage: wickfs stat*--follow*" "$OUT"
+
+expect fsops.exists.yes 0 '{"ok":true,"data":{"path":"f.txt","exists":true,"type":"file"}}' exists f.txt
+expect fsops.exists.no 0 '{"ok":true,"data":{"path":"none","exists":false}}' exists none
+expect fsops.exists.deep_no 0 '{"ok":true,"data":{"path":"no/ne/x","exists":false}}' exists no/ne/x
+expect fsops.exists.under_file 0 '{"ok":true,"data":{"path":"f.txt/x","exists":false}}' exists f.txt/x
+expect fsops.exists.dangling 0 '{"ok":true,"data":{"path":"dangle","exists":true,"type":"symlink"}}' exists dangle
+wf exists --help
+check_match fsops.exists.help "usage: wickfs exists PATH*" "$OUT"
+
+# ---- mkdir ----
+expect fsops.mkdir.new 0 '{"ok":true,"data":{"path":"m","created":true}}' mkdir m
+check fsops.mkdir.mode 755 "$(stat -c %a m)"
+expect_error fsops.mkdir.exists "mkdir m: file exists" mkdir m
+expect_error fsops.mkdir.no_parent "mkdir a/b/c: no such file or directory" mkdir a/b/c
+expect fsops.mkdir.p 0 '{"ok":true,"data":{"path":"a/b/c","created":true}}' mkdir -p a/b/c
+check_true fsops.mkdir.p_made "a/b/c is no directory" test -d a/b/c
+expect fsops.mkdir.p_exists 0 '{"ok":true,"data":{"path":"a/b/c","created":false}}' mkdir --parents a/b/c
+expect_error fsops.mkdir.p_file "mkdir f.txt: file exists" mkdir -p f.txt
+expect_error fsops.mkdir.p_under_file "mkdir f.txt/x: not a directory" mkdir -p f.txt/x
+expect_error fsops.mkdir.empty "mkdir: empty path" mkdir ''
+
+# ---- rm ----
+printf x >r1
+expect fsops.rm.file 0 '{"ok":true,"data":{"path":"r1","removed":1}}' rm r1
+check_true fsops.rm.file_gone "r1 still there" test ! -e r1
+expect_error fsops.rm.missing "rm r1: no such file or directory" rm r1
+expect fsops.rm.force_missing 0 '{"ok":true,"data":{"path":"r1","removed":0}}' rm -f r1
+expect fsops.rm.force_missing_parent 0 '{"ok":true,"data":{"path":"no/r1","removed":0}}' rm --force no/r1
+mkdir -p rd/e rd/sub/deep
+printf x >rd/sub/deep/f
+mkdir -p keep
+printf 'keep me\n' >keep/k.txt
+ln -s ../../keep rd/sub/tokeep # a link inside the tree to a directory outside it
+expect_error fsops.rm.dir_needs_r "rm rd: is a non-empty directory (use -r)" rm rd
+expect fsops.rm.empty_dir 0 '{"ok":true,"data":{"path":"rd/e","removed":1}}' rm rd/e
+expect fsops.rm.r 0 '{"ok":true,"data":{"path":"rd","removed":5}}' rm -r rd
+check fsops.rm.r_never_crosses_link "keep me" "$(cat keep/k.txt)"
+ln -s keep keeplink
+expect fsops.rm.link_itself 0 '{"ok":true,"data":{"path":"keeplink","removed":1}}' rm -r keeplink
+check fsops.rm.link_target_kept "keep me" "$(cat keep/k.txt)"
+ln -s keep keeplink
+expect fsops.rm.link_trailing_slash 0 '{"ok":true,"data":{"path":"keeplink/","removed":1}}' rm -r keeplink/
+check fsops.rm.link_slash_target_kept "keep me" "$(cat keep/k.txt)"
+expect_error fsops.rm.dot 'rm .: refusing to remove*' rm -r .
+expect_error fsops.rm.dotdot 'rm sd/..: refusing to remove*' rm -r sd/..
+
+# ---- mv ----
+printf one >m1
+expect fsops.mv.rename 0 '{"ok":true,"data":{"src":"m1","dst":"m2","copied":false}}' mv m1 m2
+check fsops.mv.moved "one" "$(cat m2)"
+printf two >m3
+expect fsops.mv.clobber 0 '{"ok":true,"data":{"src":"m3","dst":"m2","copied":false}}' mv m3 m2
+check fsops.mv.clobbered "two" "$(cat m2)"
+printf three >m4
+expect_error fsops.mv.no_clobber "mv m2: file exists" mv --no-clobber m4 m2
+check fsops.mv.no_clobber_kept "two three" "$(cat m2) $(cat m4)"
+expect_error fsops.mv.missing "mv none: no such file or directory" mv none m5
+expect_error fsops.mv.dst_parent "mv nodir/x: no such file or directory" mv m4 nodir/x
+mkdir -p mvd/sub
+printf in >mvd/sub/f
+expect fsops.mv.dir 0 '{"ok":true,"data":{"src":"mvd","dst":"m/mvd2","copied":false}}' mv mvd m/mvd2
+check fsops.mv.dir_moved "in" "$(cat m/mvd2/sub/f)"
+ln -s /nonexistent-outside mvl
+expect fsops.mv.link_itself 0 '{"ok":true,"data":{"src":"mvl","dst":"mvl2","copied":false}}' mv mvl mvl2
+check fsops.mv.link_kept "/nonexistent-outside" "$(readlink mvl2)"
+# Across filesystems (EXDEV): /dev/shm is a tmpfs when TEST_TMP is not.
+shm=/dev/shm/wickfs-fsops-$$
+if [ -d /dev/shm ] && mkdir "$shm" 2>/dev/null &&
+	[ "$(stat -f -c %T /dev/shm)" != "$(stat -f -c %T "$t")" ] ||
+	[ "$(stat -c %d /dev/shm 2>/dev/null)" != "$(stat -c %d "$t")" ]; then
+	mkdir -p xd/sub
+	printf data >xd/sub/f
+	chmod 0751 xd/sub
+	touch -d '2020-01-02 03:04:05 UTC' xd/sub/f
+	ln -s sub/f xd/l
+	expect fsops.mv.exdev 0 "{\"ok\":true,\"data\":{\"src\":\"xd\",\"dst\":\"$shm/xd\",\"copied\":true}}" mv xd "$shm/xd"
+	check fsops.mv.exdev_content "data 751 2020-01-02 03:04:05 sub/f gone" \
+		"$(cat "$shm/xd/sub/f") $(stat -c %a "$shm/xd/sub") $(TZ=UTC date -r "$shm/xd/sub/f" '+%Y-%m-%d %H:%M:%S') $(readlink "$shm/xd/l") $([ -e xd ] || echo gone)"
+	printf back >"$shm/f1"
+	expect fsops.mv.exdev_file 0 "{\"ok\":true,\"data\":{\"src\":\"$shm/f1\",\"dst\":\"xf1\",\"copied\":true}}" mv "$shm/f1" xf1
+	check fsops.mv.exdev_file_moved "back gone" "$(cat xf1) $([ -e "$shm/f1" ] || echo gone)"
+	printf n >"$shm/f2"
+	expect_error fsops.mv.exdev_no_clobber "mv xf1: file exists" mv --no-clobber "$shm/f2" xf1
+	rm -rf "$shm"
+else
+	rmdir "$shm" 2>/dev/null
+	skip fsops.mv.exdev "no second filesystem (/dev/shm) here"
+fi
+
+# ---- cp ----
+printf 'content\n' >c1
+chmod 0750 c1
+touch -d '2019-05-06 07:08:09.5 UTC' c1
+expect fsops.cp.file 0 '{"ok":true,"data":{"src":"c1","dst":"c2","copied":1}}' cp c1 c2
+check fsops.cp.file_kept "content 750 $(stat -c %Y c1)" "$(cat c2) $(stat -c '%a %Y' c2)"
+check fsops.cp.mtime_ns "$(stat -c %y c1)" "$(stat -c %y c2)"
+printf old >c3
+expect fsops.cp.clobber 0 '{"ok":true,"data":{"src":"c1","dst":"c3","copied":1}}' cp c1 c3
+check fsops.cp.clobbered "content" "$(cat c3)"
+printf old >c4
+expect_error fsops.cp.no_clobber "cp c4: file exists" cp --no-clobber c1 c4
+check fsops.cp.no_clobber_kept "old" "$(cat c4)"
+expect_error fsops.cp.missing "cp none: no such file or directory" cp none c5
+mkdir -p ct/sub ct/empty
+printf a >ct/sub/a
+chmod 0700 ct/sub
+ln -s sub/a ct/rel
+ln -s "$t/w/keep" ct/out # a link out of the source tree: copied as a link
+expect_error fsops.cp.dir_needs_r "cp ct: is a directory (use -r)" cp ct ct2
+expect fsops.cp.r 0 '{"ok":true,"data":{"src":"ct","dst":"ct2","copied":3}}' cp -r ct ct2
+check fsops.cp.r_tree "a 700 sub/a $t/w/keep" "$(cat ct2/sub/a) $(stat -c %a ct2/sub) $(readlink ct2/rel) $(readlink ct2/out)"
+check_true fsops.cp.r_empty_dir "ct2/empty missing" test -d ct2/empty
+check fsops.cp.r_not_through_link "k.txt" "$(ls keep)"
+expect fsops.cp.link_top 0 '{"ok":true,"data":{"src":"ct/out","dst":"lcopy","copied":1}}' cp ct/out lcopy
+check fsops.cp.link_top_is_link "$t/w/keep" "$(readlink lcopy)"
+expect_error fsops.cp.r_no_clobber "cp ct2/sub: file exists" cp -r --no-clobber ct/sub ct2/sub
+mkdir -p self/x
+printf s >self/x/f
+expect fsops.cp.into_itself 0 '{"ok":true,"data":{"src":"self","dst":"self/copy","copied":1}}' cp -r self self/copy
+check fsops.cp.into_itself_once "self/copy/x/f" "$(cd "$t/w" && find self/copy -type f)"
+mkfifo fifo
+expect_error fsops.cp.fifo "cp fifo: is a fifo (named pipe), not copied" cp fifo fifo2
+
+# ---- append ----
+expect_in fsops.append.new "ab" 0 '{"ok":true,"data":{"path":"ap/new.txt","bytes_written":2}}' append ap/new.txt
+expect_in fsops.append.more $'c\n' 0 '{"ok":true,"data":{"path":"ap/new.txt","bytes_written":2}}' append ap/new.txt
+check fsops.append.content $'abc' "$(cat ap/new.txt)"
+chmod 0600 ap/new.txt
+ln -s new.txt ap/alink
+expect_in fsops.append.through_link "d" 0 '{"ok":true,"data":{"path":"ap/alink","bytes_written":1}}' append ap/alink
+check fsops.append.link_target "$(printf 'abc\nd') 600" "$(cat ap/new.txt) $(stat -c %a ap/new.txt)"
+expect_error_in fsops.append.dir "x" "append ap: *" append ap
+expect_error_in fsops.append.fifo "x" "append fifo: *fifo*" append fifo
+expect_error_in fsops.append.under_file "x" "append f.txt/x: not a directory" append f.txt/x
+
+# ---- symlink, readlink ----
+expect fsops.symlink.new 0 '{"ok":true,"data":{"path":"sl","target":"/etc/passwd"}}' symlink /etc/passwd sl
+check fsops.symlink.made "/etc/passwd" "$(readlink sl)"
+expect_error fsops.symlink.exists "symlink sl: file exists" symlink x sl
+expect_error fsops.symlink.empty "symlink s2: empty target" symlink '' s2
+expect_error fsops.symlink.no_dir "symlink nodir/s: no such file or directory" symlink x nodir/s
+expect fsops.readlink.ok 0 '{"ok":true,"data":{"path":"sl","target":"/etc/passwd"}}' readlink sl
+expect_error fsops.readlink.not_link "readlink f.txt: not a symlink" readlink f.txt
+expect_error fsops.readlink.missing "readlink none: no such file or directory" readlink none
+
+# ---- chmod ----
+printf x >cm
+chmod 0644 cm
+expect fsops.chmod.octal 0 '{"ok":true,"data":{"path":"cm","mode":"0600"}}' chmod 600 cm
+check fsops.chmod.octal_set 600 "$(stat -c %a cm)"
+expect fsops.chmod.u_x 0 '{"ok":true,"data":{"path":"cm","mode":"0700"}}' chmod u+x cm
+expect fsops.chmod.go_w 0 '{"ok":true,"data":{"path":"cm","mode":"0700"}}' chmod go-w cm
+expect fsops.chmod.a_r 0 '{"ok":true,"data":{"path":"cm","mode":"0444"}}' chmod a=r cm
+expect fsops.chmod.list 0 '{"ok":true,"data":{"path":"cm","mode":"0754"}}' chmod u=rwx,g=rx,o=r cm
+expect fsops.chmod.X 0 '{"ok":true,"data":{"path":"sd","mode":"1755"}}' chmod a+X sd
+expect fsops.chmod.through_link 0 '{"ok":true,"data":{"path":"lnk","mode":"0604"}}' chmod 604 lnk
+check fsops.chmod.link_target_changed "604 lrwxrwxrwx" "$(stat -c %a f.txt) $(stat -c %A lnk)"
+check fsops.chmod.final_mode 754 "$(stat -c %a cm)"
+expect_error fsops.chmod.bad "chmod cm: invalid mode 8*" chmod 8 cm
+expect_error fsops.chmod.bad_sym "chmod cm: invalid mode u+q*" chmod u+q cm
+expect_error fsops.chmod.missing "chmod none: no such file or directory" chmod 644 none
+
+# ---- ls --depth, --long ----
+mkdir -p lt/a/b lt/c
+printf 'xy' >lt/a/b/f
+printf 'z' >lt/top
+ln -s "$t/w/keep" lt/a/out
+touch -d '2022-02-03 04:05:06.7 UTC' lt/top
+chmod 0640 lt/top
+expect fsops.ls.default 0 '{"ok":true,"data":[{"name":"a","type":"dir","size":'"$(stat -c %s lt/a)"'},{"name":"c","type":"dir","size":'"$(stat -c %s lt/c)"'},{"name":"top","type":"file","size":1}]}' ls lt
+wfo ls --depth 1 lt
+check fsops.ls.depth1_is_default "$("$WICKFS" ls lt)" "$OUT"
+wfo ls --depth 2 lt
+check fsops.ls.depth2 "a a/b a/out c top" "$(printf '%s' "$OUT" | grep -o '"name":"[^"]*"' | sed 's/"name":"//; s/"$//' | tr '\n' ' ' | sed 's/ $//')"
+wfo ls --depth 0 lt
+check fsops.ls.depth0_all "a a/b a/b/f a/out c top" "$(printf '%s' "$OUT" | grep -o '"name":"[^"]*"' | sed 's/"name":"//; s/"$//' | tr '\n' ' ' | sed 's/ $//')"
+check_match fsops.ls.depth_never_enters_link '*"name":"a/out","type":"symlink"*' "$OUT"
+case $OUT in *k.txt*) fail fsops.ls.depth_link_not_walked "$OUT" ;; *) pass fsops.ls.depth_link_not_walked ;; esac
+wfo ls --long lt
+check_match fsops.ls.long_file '*{"name":"top","type":"file","size":1,"mode":"0640","perm":"-rw-r-----","mtime":"2022-02-03T04:05:06.700000000Z","mtime_unix":1643861106}]}' "$OUT"
+wfo ls --long --depth 2 lt
+check_match fsops.ls.long_link '*{"name":"a/out","type":"symlink",*,"link_target":"'"$t/w/keep"'"}*' "$OUT"
+expect_error fsops.ls.depth_negative "ls: --depth takes 0 to 1000, got -1" ls --depth -1 lt
+expect_error fsops.ls.depth_not_number "ls: option --depth needs an integer*" ls --depth x lt
+expect_error fsops.ls.long_missing "ls none: no such file or directory" ls --long none
+expect_error fsops.ls.depth_file "ls lt/top: not a directory" ls --depth 2 lt/top
+
+# ---- write --no-clobber, --append ----
+expect_in fsops.write.no_clobber_new "a" 0 '{"ok":true,"data":{"path":"wn","bytes_written":1}}' write --no-clobber wn
+expect_error_in fsops.write.no_clobber_exists "b" "write wn: file exists" write --no-clobber wn
+check fsops.write.no_clobber_kept "a" "$(cat wn)"
+expect_in fsops.write.append "bc" 0 '{"ok":true,"data":{"path":"wn","bytes_written":2}}' write --append wn
+check fsops.write.appended "abc" "$(cat wn)"
+expect_in fsops.write.append_new "n" 0 '{"ok":true,"data":{"path":"wa/new","bytes_written":1}}' write --append wa/new
+expect_error_in fsops.write.both "x" "write: --no-clobber cannot be combined with --append" write --append --no-clobber wn
+check_match fsops.write.readonly_append '{"ok":false,"error":"write wn: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --append wn)"
+check_match fsops.write.readonly_no_clobber '{"ok":false,"error":"write wq: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --no-clobber wq)"
+
+# ---- --help and usage for every applet ----
+for a in stat exists mkdir rm mv cp append symlink readlink chmod; do
+	wf "$a" --help
+	check_match "fsops.help.$a" "0 usage: wickfs $a*" "$RC $OUT"
+	wf "$a" --help
+	check "fsops.help_rc.$a" 0 "$RC"
+done
+wfo mv onlyone
+check_match fsops.usage.mv '1 {"ok":false,"error":"*"}' "$RC $OUT"
+
+# ---- WICKFS_READONLY ----
+printf ro >ro.txt
+ro() { WICKFS_READONLY=1 "$WICKFS" "$@" </dev/null; }
+for c in "mkdir rodir" "rm ro.txt" "rm -rf m" "mv ro.txt ro2" "cp ro.txt ro2" "append ro.txt" \
+	"symlink x rolink" "chmod 600 ro.txt"; do
+	# shellcheck disable=SC2086
+	out=$(ro $c)
+	check_match "fsops.readonly.${c%% *}.${c##* }" '{"ok":false,"error":"'"${c%% *}"' *: refused, WICKFS_READONLY is set"}' "$out"
+done
+check fsops.readonly.untouched "ro 644 no no no no" \
+	"$(cat ro.txt) $(stat -c %a ro.txt) $([ -e rodir ] && echo yes || echo no) $([ -e ro2 ] && echo yes || echo no) $([ -L rolink ] && echo yes || echo no) $([ -d m ] || echo yes)no"
+check_match fsops.readonly.stat_allowed '{"ok":true,*' "$(ro stat ro.txt)"
+check_match fsops.readonly.exists_allowed '{"ok":true,*' "$(ro exists ro.txt)"
+check_match fsops.readonly.readlink_allowed '{"ok":true,*' "$(ro readlink sl)"
+
+# ---- confinement under WICKFS_ROOT ----
+ws=$t/ws
+out=$t/out
+mkdir -p "$ws/d/sub" "$out/o/sub"
+printf 'inside\n' >"$ws/d/f.txt"
+printf 'SECRET\n' >"$out/o/f.txt"
+printf 'SECRET\n' >"$out/o/sub/g.txt"
+chmod 0644 "$out/o/f.txt"
+ln -s "$out/o" "$ws/esc"       # a link out of the root
+ln -s ../out/o "$ws/esc_rel"
+ln -s "$out/o/f.txt" "$ws/escf"
+snapshot() { (cd "$out" && find . -printf '%p %s %m %l\n' | sort && cat o/f.txt o/sub/g.txt); }
+before=$(snapshot)
+cd "$ws" || exit 1
+C() { WICKFS_ROOT=$ws "$WICKFS" "$@"; }
+confined() { # NAME STDIN ARGS...: must fail, naming the workspace root
+	local name=$1 in=$2 o
+	shift 2
+	o=$(printf '%s' "$in" | C "$@")
+	check_match "fsops.confine.$name" '{"ok":false,"error":"'"$1"' *workspace root*"}' "$o"
+}
+confined stat_via_link "" stat esc/f.txt
+confined stat_follow_out "" stat --follow escf
+confined stat_dotdot "" stat ../out/o/f.txt
+confined exists_via_link "" exists esc/f.txt
+confined exists_dotdot "" exists ../out/o/f.txt
+confined mkdir_via_link "" mkdir esc/new
+confined mkdir_p_via_link "" mkdir -p esc/new/deeper
+confined mkdir_abs "" mkdir "$out/o/new"
+confined rm_via_link "" rm esc/f.txt
+confined rm_r_via_link "" rm -r esc/sub
+confined rm_f_via_link "" rm -f esc/f.txt
+confined rm_dotdot "" rm -r ..
+confined mv_src_out "" mv esc/f.txt d/stolen
+confined mv_dst_out "" mv d/f.txt esc/put
+confined cp_src_via_link "" cp esc/f.txt d/stolen
+confined cp_r_src_via_link "" cp -r esc/sub d/stolen
+confined cp_dst_out "" cp d/f.txt esc/put
+confined append_through_link "x" append escf
+confined append_via_link "x" append esc/f.txt
+confined symlink_in_out_dir "" symlink x esc/newlink
+confined readlink_via_link "" readlink esc/x
+confined chmod_through_link "" chmod 777 escf
+confined chmod_via_link "" chmod 777 esc/f.txt
+confined chmod_dotdot "" chmod 777 ../out/o/f.txt
+confined ls_depth_via_link "" ls --depth 2 esc
+confined ls_long_via_link "" ls --long esc
+confined write_append_through_link "x" write --append escf
+confined write_no_clobber_via_link "x" write --no-clobber esc/new.txt
+# What the root allows: links that point out are data.
+check fsops.confine.symlink_out_ok '{"ok":true,"data":{"path":"d/out","target":"'"$out/o/f.txt"'"}}' "$(C symlink "$out/o/f.txt" d/out)"
+check fsops.confine.readlink_out_ok '{"ok":true,"data":{"path":"escf","target":"'"$out/o/f.txt"'"}}' "$(C readlink escf)"
+check_match fsops.confine.stat_link_itself '{"ok":true,*"link_target":"'"$out/o/f.txt"'"}}' "$(C stat escf)"
+check fsops.confine.exists_link_itself '{"ok":true,"data":{"path":"escf","exists":true,"type":"symlink"}}' "$(C exists escf)"
+check_match fsops.confine.cp_link_as_link '{"ok":true,*' "$(C cp escf d/copied_link)"
+C cp escf/ d/slashcopy >/dev/null
+check fsops.confine.cp_slash_link_as_link "$out/o/f.txt" "$(readlink "$ws/d/slashcopy")"
+check fsops.confine.cp_link_as_link_target "$out/o/f.txt" "$(readlink "$ws/d/copied_link")"
+mkdir -p "$ws/tree/in"
+ln -s "$out/o" "$ws/tree/in/toout"
+check_match fsops.confine.cp_r_with_out_link '{"ok":true,*' "$(C cp -r tree tree2)"
+check fsops.confine.cp_r_link_kept "$out/o" "$(readlink "$ws/tree2/in/toout")"
+check_match fsops.confine.rm_r_with_out_link '{"ok":true,*' "$(C rm -r tree2)"
+check_match fsops.confine.mv_link_itself '{"ok":true,*' "$(C mv escf escf2)"
+check_match fsops.confine.rm_link_itself '{"ok":true,*' "$(C rm escf2)"
+check_match fsops.confine.mkdir_in '{"ok":true,*' "$(C mkdir -p "$ws/d/new/deeper")"
+check_match fsops.confine.append_in '{"ok":true,*' "$(printf 'more\n' | C append d/f.txt)"
+check_match fsops.confine.chmod_in '{"ok":true,*' "$(C chmod 600 d/f.txt)"
+check_match fsops.confine.stat_root '{"ok":true,"data":{"path":".","type":"dir",*' "$(C stat .)"
+check_match fsops.confine.rm_root '{"ok":false,"error":"rm .: refusing*' "$(C rm -r .)"
+check fsops.confine.outside_unchanged "$before" "$(snapshot)"
+
+# ---- a component swapped for a link to the outside during the call ----
+rounds=${WICKFS_RACE_ROUNDS:-20}
+[ -z "${WICKFS_RACE_ROUNDS:-}" ] && [ "${WICKFS_SANITIZED:-0}" = 1 ] && rounds=3
+mkdir -p "$ws/r/sub" "$out/r/sub"
+ln -s "$out/r" "$ws/r.swap"
+printf 'inside\n' >"$ws/r/f.txt"
+printf 'SECRET\n' >"$out/r/f.txt"
+printf 'SECRET\n' >"$out/r/sub/g.txt"
+printf 'inside\n' >"$ws/r/sub/g.txt"
+before=$(snapshot; cd "$out" && find r -printf '%p %s %m %l\n' | sort)
+if ${HOSTCC:-cc} -O1 -o "$t/swapper" "$tests_dir/helpers/swapper.c" 2>"$t/cc.err"; then
+	rm -f "$t/count"
+	"$t/swapper" "$ws/r" "$ws/r.swap" "$t/count" &
+	spid=$!
+	PIDS+=("$spid")
+	for ((i = 0; i < 400; i++)); do
+		[ -e "$t/count" ] && break
+		sleep 0.05
+	done
+	: >"$t/answers"
+	for ((i = 0; i < rounds; i++)); do
+		{
+			C stat r/f.txt
+			C stat --follow r/sub/g.txt
+			C exists r/f.txt
+			C mkdir "r/m$i"
+			C mkdir -p "r/sub/p$i/q"
+			printf 'x' | C append r/f.txt
+			C chmod 600 r/f.txt
+			C symlink x "r/l$i"
+			C readlink "r/l$i"
+			C cp r/f.txt "r/c$i"
+			C cp -r r/sub "r/cs$i"
+			C mv "r/c$i" "r/mv$i"
+			C rm "r/mv$i"
+			C rm -r "r/cs$i"
+			C ls --depth 0 --long r
+			printf 'y' | C write --append r/f.txt
+			printf 'y' | C write --no-clobber "r/wn$i"
+			C rm -rf r/sub/g.txt
+			printf 'inside\n' >"$ws/r/sub/g.txt" 2>/dev/null
+		} >>"$t/answers" 2>&1 </dev/null
+	done
+	kill -TERM "$spid"
+	wait "$spid"
+	check "fsops.race.swapper_ran" "0 yes" "$? $([ "$(cat "$t/count" 2>/dev/null || echo 0)" -gt 0 ] && echo yes || echo no)"
+	if grep -q SECRET "$t/answers"; then
+		fail fsops.race.no_outside_content "$(grep -m1 SECRET "$t/answers" | head -c 300)"
+	else
+		pass fsops.race.no_outside_content
+	fi
+	check fsops.race.outside_unchanged "$before" "$(snapshot; cd "$out" && find r -printf '%p %s %m %l\n' | sort)"
+else
+	fail fsops.race.swapper_build "cannot build tests/helpers/swapper.c: $(head -c 300 "$t/cc.err")"
+fi
+
+# ---- 50 appends racing 50 edits: nothing lost ----
+cd "$t/w" || exit 1
+: >conc.txt
+for i in $(seq 50); do printf 'E%d.\n' "$i"; done >conc.txt
+for i in $(seq 50); do
+	printf 'A%d.\n' "$i" | "$WICKFS" append conc.txt >"$t/ap.$i" &
+	printf '{"old_text":"E%d.","new_text":"X%d."}' "$i" "$i" | "$WICKFS" edit conc.txt >"$t/ed.$i" &
+done
+wait
+bad=0
+for i in $(seq 50); do
+	grep -qx "A$i." conc.txt || bad=$((bad + 1))
+	grep -qx "X$i." conc.txt || bad=$((bad + 1))
+done
+check fsops.concurrent.nothing_lost "0 0 100" "$bad $(grep -c '^E' conc.txt) $(wc -l <conc.txt)"
+check fsops.concurrent.all_ok 100 "$(cat "$t"/ap.* "$t"/ed.* | grep -c '"ok":true')"
+
+# ---- daemon: CLI, fast path and native op give the same bytes ----
+d=$t/dm
+mkdir -p "$d"
+SOCK=$d/d.sock
+"$WICKFS" daemon --socket "$SOCK" 2>"$d/log" &
+DPID=$!
+PIDS+=("$DPID")
+for i in $(seq 100); do
+	grep -q "ready:" "$d/log" 2>/dev/null && break
+	sleep 0.05
+done
+if ! grep -q "ready:" "$d/log"; then
+	fail fsops.daemon.start "$(head -c 300 "$d/log")"
+	exit 0
+fi
+cl() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" "$@"; }
+raw() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw "$@"; }
+cd "$d" || exit 1
+printf 'x\n' >"$d/f"
+# same NAME SETUP STDIN ARGS...: SETUP (shell) runs before each of the
+# CLI, the fast path and the native op, so each sees the same state.
+same() {
+	local name=$1 setup=$2 in=$3 cli fast native args a
+	shift 3
+	eval "$setup"
+	cli=$(printf '%s' "$in" | "$WICKFS" "$@"; echo "rc=$?")
+	eval "$setup"
+	fast=$(printf '%s' "$in" | cl -i "$@"; echo "rc=$?")
+	check "fsops.daemon.fast.$name" "$cli" "$fast"
+	eval "$setup"
+	args=
+	for a in "${@:2}"; do args=$args${args:+,}$(jstr "$a"); done
+	native=$(raw "{\"id\":\"1\",\"op\":\"$1\",\"args\":[$args],\"stdin\":$(jstr "$in")}")
+	# the native reply is the envelope with the id put first
+	cli=${cli%$'\n'rc=*}
+	check "fsops.daemon.native.$name" "{\"id\":\"1\",${cli#\{}" "$native"
+}
+touch -d @1600000000 "$d/f"
+same stat "" "" stat "$d/f"
+same stat_missing "" "" stat "$d/none"
+same exists "" "" exists "$d/f"
+same exists_no "" "" exists "$d/none"
+same mkdir "rm -rf '$d/m'" "" mkdir "$d/m"
+same mkdir_p "rm -rf '$d/m'" "" mkdir -p "$d/m/a/b"
+same mkdir_error "" "" mkdir "$d/none/x"
+same rm "printf x >'$d/r'" "" rm "$d/r"
+same rm_r "mkdir -p '$d/rr/a'; printf x >'$d/rr/a/f'" "" rm -r "$d/rr"
+same rm_f "" "" rm -f "$d/none"
+same mv "printf x >'$d/m1'; rm -f '$d/m2'" "" mv "$d/m1" "$d/m2"
+same mv_no_clobber "printf x >'$d/m1'" "" mv --no-clobber "$d/m1" "$d/m2"
+same cp "rm -f '$d/c2'" "" cp "$d/f" "$d/c2"
+same cp_r "rm -rf '$d/cr2'; mkdir -p '$d/cr/x'; printf y >'$d/cr/x/y'" "" cp -r "$d/cr" "$d/cr2"
+same append "printf 'a\n' >'$d/ap'" $'more\n' append "$d/ap"
+same symlink "rm -f '$d/sl'" "" symlink /outside "$d/sl"
+same readlink "" "" readlink "$d/sl"
+same chmod "chmod 644 '$d/f'" "" chmod u+x,go-r "$d/f"
+same chmod_error "" "" chmod 9 "$d/f"
+same ls_depth "mkdir -p '$d/lt/x'" "" ls --depth 0 "$d/lt"
+same ls_long "" "" ls --long "$d/lt"
+same write_append "printf 'a' >'$d/wa'" "b" write --append "$d/wa"
+same write_no_clobber "" "b" write --no-clobber "$d/wa"
+for a in "stat '$d/f'" "exists '$d/f'" "readlink '$d/sl'"; do
+	fast=$(raw "{\"id\":\"f\",\"cmd\":$(jstr "wickfs $a")}")
+	spawned=$(raw "{\"id\":\"f\",\"cmd\":$(jstr "\"$WICKFS\" $a")}")
+	check "fsops.daemon.cmd_equals_spawned.${a%% *}" "$spawned" "$fast"
+done
+kill "$DPID"
+wait "$DPID" 2>/dev/null
