@@ -45,11 +45,12 @@ for f in applets/*.c; do
 	' "$tmp.decl")
 	# Fields: name, optspec, min, max, flags.
 	rest=${decl#*,}
-	echo "int ${name}_main(struct req *r);" >>"$tmp.c"
+	fn=$(printf %s "$name" | tr - _) # apply-patch: apply_patch_main
+	echo "int ${fn}_main(struct req *r);" >>"$tmp.c"
 	{
 		echo "	{\"$name\",$rest,"
 		printf "%s\n" "$help"
-		echo "	, ${name}_main},"
+		echo "	, ${fn}_main},"
 	} >>"$tmp.table"
 done
 
