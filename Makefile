@@ -140,6 +140,9 @@ cross-$(ARCH):
 $(LIB_OBJS) $(APPLET_OBJS): | cross-$(ARCH)
 endif
 
+# The applets include build/gen/applet_opts.h: generate it first.
+$(APPLET_OBJS): | $(GEN)/config.stamp
+
 $(OBJ)/libwickfs.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 

@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#define FOR_apply_patch
 #include "applet.h"
 #include "json.h"
 #include "textops.h"

@@ -1,6 +1,6 @@
 /* client.c - send one request to a wick-daemon
  *
- * APPLET(client, "connect: token: timeout# workdir: i|stdin raw parallel#", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY)
+ * APPLET(client, "connect: token: timeout#<1=120 workdir: i|stdin raw parallel#<1=1", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY)
  *
  * config APPLET_CLIENT
  *	bool "client: drive a wick-daemon from the command line"
@@ -33,6 +33,7 @@
 #include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
+#define FOR_client
 #include "applet.h"
 #include "netaddr.h"
 #include "json.h"
@@ -132,7 +133,7 @@ static void build_request(struct req *r, struct buf *line, const char *token,
 			  const char *in, size_t in_len)
 {
 	struct buf cmd;
-	const char *wd = opt_str(r, "workdir");
+	const char *wd = opt_str(r, OPT_workdir);
 	int i;
 
 	buf_init(&cmd);
@@ -146,8 +147,8 @@ static void build_request(struct req *r, struct buf *line, const char *token,
 	}
 	buf_puts(line, "{\"id\":\"c1\",\"cmd\":");
 	json_str(line, cmd.p, cmd.len);
-	if (opt_has(r, "timeout"))
-		buf_printf(line, ",\"timeout\":%lld", opt_num(r, "timeout", 120));
+	if (opt_has(r, OPT_timeout))
+		buf_printf(line, ",\"timeout\":%lld", opt_num(r, OPT_timeout));
 	if (wd) {
 		buf_puts(line, ",\"workdir\":");
 		json_cstr(line, wd);
@@ -279,10 +280,10 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 
 int client_main(struct req *r)
 {
-	const char *addr = opt_str(r, "connect"), *token = opt_str(r, "token");
+	const char *addr = opt_str(r, OPT_connect), *token = opt_str(r, OPT_token);
 	const char *in = NULL, *sock = getenv("DAEMON_SOCKET");
 	char dflt[300];
-	int timeout_s = (int)opt_num(r, "timeout", 120) + 30, fd, rc;
+	int timeout_s = (int)opt_num(r, OPT_timeout) + 30, fd, rc;
 	size_t in_len = 0;
 	struct buf line, resp;
 
@@ -297,15 +298,15 @@ int client_main(struct req *r)
 		token = getenv("DAEMON_TOKEN");
 	if (token && !*token)
 		token = NULL;
-	if (!opt_has(r, "raw") && !r->argc)
+	if (!opt_has(r, OPT_raw) && !r->argc)
 		return reply_error(r, "usage: wickfs client [--connect ADDR] APPLET [ARGS...]");
-	if (opt_has(r, "stdin") && req_stdin(r, &in, &in_len))
+	if (opt_has(r, OPT_i) && req_stdin(r, &in, &in_len))
 		return reply_error(r, "client: reading stdin: %s", strerror(errno));
 	buf_init(&line);
-	if (!opt_has(r, "raw"))
+	if (!opt_has(r, OPT_raw))
 		build_request(r, &line, token, in, in_len);
-	if (opt_has(r, "parallel")) {
-		rc = run_parallel(r, addr, timeout_s, &line, opt_num(r, "parallel", 1));
+	if (opt_has(r, OPT_parallel)) {
+		rc = run_parallel(r, addr, timeout_s, &line, opt_num(r, OPT_parallel));
 		buf_free(&line);
 		return rc;
 	}
@@ -314,7 +315,7 @@ int client_main(struct req *r)
 		buf_free(&line);
 		return 1;
 	}
-	if (opt_has(r, "raw")) {
+	if (opt_has(r, OPT_raw)) {
 		rc = run_raw(r, fd);
 		close(fd);
 		buf_free(&line);

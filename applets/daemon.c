@@ -45,11 +45,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#define FOR_daemon
 #include "applet.h"
-#include "daemon.h"
+#include "../lib/daemon/daemon.h"
 
 /* Flag, else environment, else default; "off" or "none" disables. */
-static const char *addr_opt(struct req *r, const char *opt, const char *env,
+static const char *addr_opt(struct req *r, int opt, const char *env,
 			    const char *dflt)
 {
 	const char *v = opt_str(r, opt);
@@ -64,40 +65,45 @@ static const char *addr_opt(struct req *r, const char *opt, const char *env,
 	return v;
 }
 
-static long long num_opt(struct req *r, const char *opt, const char *env,
+static long long num_opt(struct req *r, int opt, const char *env,
 			 long long dflt)
 {
 	const char *e = getenv(env);
 	long long v = e && *e ? strtoll(e, NULL, 10) : dflt;
 
-	v = opt_num(r, opt, v);
+	if (opt_has(r, opt))
+		v = opt_num(r, opt);
 	return v > 0 ? v : dflt;
 }
 
 int daemon_main(struct req *r)
 {
 	struct daemon_opts o;
-	const char *tok = opt_str(r, "token");
+	const char *tok = opt_str(r, OPT_token);
 
 	memset(&o, 0, sizeof(o));
-	o.listen = addr_opt(r, "listen", "DAEMON_LISTEN", DAEMON_DEFAULT_LISTEN);
-	o.socket = addr_opt(r, "socket", "DAEMON_SOCKET", DAEMON_DEFAULT_SOCKET);
+	o.listen = addr_opt(r, OPT_listen, "DAEMON_LISTEN", DAEMON_DEFAULT_LISTEN);
+	o.socket = addr_opt(r, OPT_socket, "DAEMON_SOCKET", DAEMON_DEFAULT_SOCKET);
 	if (!tok)
 		tok = getenv("DAEMON_TOKEN");
 	o.token = tok && *tok ? tok : NULL;
-	o.max_line = (size_t)num_opt(r, "max-line", "DAEMON_MAX_LINE",
+	o.max_line = (size_t)num_opt(r, OPT_max_line, "DAEMON_MAX_LINE",
 				     DAEMON_DEFAULT_MAX_LINE);
-	o.max_output = (size_t)num_opt(r, "max-output", "DAEMON_MAX_OUTPUT",
+	o.max_output = (size_t)num_opt(r, OPT_max_output, "DAEMON_MAX_OUTPUT",
 				       10 << 20);
-	o.workers = (int)num_opt(r, "workers", "DAEMON_WORKERS", 4);
-	o.max_conns = (int)num_opt(r, "max-conns", "DAEMON_MAX_CONNS", 10000);
-	o.max_procs = (int)num_opt(r, "max-procs", "DAEMON_MAX_PROCS", 1024);
-	o.verbose = opt_has(r, "verbose");
-	if (opt_str(r, "root") && setenv("WICKFS_ROOT", opt_str(r, "root"), 1))
+	o.workers = (int)num_opt(r, OPT_workers, "DAEMON_WORKERS", 4);
+	o.max_conns = (int)num_opt(r, OPT_max_conns, "DAEMON_MAX_CONNS", 10000);
+	o.max_procs = (int)num_opt(r, OPT_max_procs, "DAEMON_MAX_PROCS", 1024);
+	o.verbose = opt_has(r, OPT_v);
+	o.readonly = r->ctx->readonly;
+	o.readonly_exec = r->ctx->readonly_exec;
+	if (opt_str(r, OPT_root) && setenv("WICKFS_ROOT", opt_str(r, OPT_root), 1))
 		return reply_error(r, "daemon: --root: %s", strerror(errno));
 	{
 		const char *e = getenv("DAEMON_POLL_US");
-		long long v = opt_num(r, "poll-us", e && *e ? strtoll(e, NULL, 10) : 50);
+		long long v = e && *e ? strtoll(e, NULL, 10) : 50;
+		if (opt_has(r, OPT_poll_us))
+			v = opt_num(r, OPT_poll_us);
 		o.poll_us = v < 0 ? 0 : v > 10000 ? 10000 : (int)v;
 	}
 	if (o.workers > 256)

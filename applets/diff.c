@@ -20,13 +20,14 @@
  */
 #include <errno.h>
 #include <string.h>
+#define FOR_diff
 #include "applet.h"
 #include "diff.h"
 #include "json.h"
 
 int diff_main(struct req *r)
 {
-	int json = opt_has(r, "json"), from_stdin = opt_has(r, "stdin");
+	int json = opt_has(r, OPT_json), from_stdin = opt_has(r, OPT_stdin);
 	const char *a_path = r->argv[0], *b_path = r->argv[r->argc - 1];
 	char *a, *b;
 	size_t alen, blen;

@@ -1,6 +1,6 @@
 /* edit.c - replace text in a file
  *
- * APPLET(edit, "all unique insert-line#", 1, 1, 0)
+ * APPLET(edit, "all unique insert-line#<0 !all,unique !all,insert-line !unique,insert-line", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK)
  *
  * config APPLET_EDIT
  *	bool "edit: replace text in a file"
@@ -26,31 +26,17 @@
  */
 #include <errno.h>
 #include <string.h>
+#define FOR_edit
 #include "applet.h"
 #include "json.h"
 #include "textops.h"
 
-/* A string member, or "" when absent or null. -1 for another type. */
-static int member(const struct json_val *obj, const char *key, const char **s,
-		  size_t *n)
-{
-	const struct json_val *v = json_get(obj, key);
-
-	*s = "";
-	*n = 0;
-	if (!v || v->type == JSON_NULL)
-		return 0;
-	if (v->type != JSON_STR)
-		return -1;
-	*s = v->str;
-	*n = v->len;
-	return 0;
-}
-
 int edit_main(struct req *r)
 {
-	int insert = opt_has(r, "insert-line");
-	struct wfs_edit e = {0};
+	int insert = opt_has(r, OPT_insert_line);
+	size_t after = (size_t)opt_num(r, OPT_insert_line);
+	int all = opt_has(r, OPT_all) ? 1 : opt_has(r, OPT_unique) ? -1 : 0;
+	struct wfs_edit e = {"", 0, "", 0, 0}; /* absent texts are empty */
 	struct json_val v;
 	const char *in;
 	char err[256];
@@ -65,18 +51,15 @@ int edit_main(struct req *r)
 	/* null decodes to an empty input, as in Go: old_text is then empty */
 	if (v.type != JSON_OBJ && v.type != JSON_NULL)
 		return reply_error(r, "invalid JSON input: expected an object with old_text and new_text");
-	if (member(&v, "old_text", &e.old_text, &e.old_len))
+	if (json_get_str(&v, "old_text", &e.old_text, &e.old_len))
 		return reply_error(r, "invalid JSON input: old_text must be a string");
-	if (member(&v, "new_text", &e.new_text, &e.new_len))
+	if (json_get_str(&v, "new_text", &e.new_text, &e.new_len))
 		return reply_error(r, "invalid JSON input: new_text must be a string");
-	e.all = opt_has(r, "all") ? 1 : opt_has(r, "unique") ? -1 : 0;
-	if (insert && (e.all || e.old_len))
-		return reply_error(r, "edit %s: --insert-line takes new_text only (no old_text, --all or --unique)",
+	e.all = all;
+	if (insert && e.old_len)
+		return reply_error(r, "edit %s: --insert-line takes new_text only, not old_text",
 				   r->argv[0]);
-	if (insert && opt_num(r, "insert-line", 0) < 0)
-		return reply_error(r, "edit %s: --insert-line must be 0 or more", r->argv[0]);
-	if (insert ? wfs_insert_line(r->ctx, r->argv[0], (size_t)opt_num(r, "insert-line", 0),
-				     e.new_text, e.new_len)
+	if (insert ? wfs_insert_line(r->ctx, r->argv[0], after, e.new_text, e.new_len)
 		   : wfs_edit(r->ctx, r->argv[0], &e, &n))
 		return reply_ctx_error(r);
 	n = insert ? 1 : n;

@@ -1,6 +1,6 @@
 /* exec.c - run a shell command
  *
- * APPLET(exec, "timeout# max-output# cwd:", 1, -1, APPLET_STOP_AT_ARG)
+ * APPLET(exec, "timeout#<0 max-output#<0 cwd:", 1, -1, APPLET_STOP_AT_ARG|APPLET_REF(1)|APPLET_SPAWNS)
  *
  * config APPLET_EXEC
  *	bool "exec: run a command, capture its output"
@@ -12,7 +12,8 @@
  *	  directly when they are plain words naming a program), stdin
  *	  /dev/null, in a process group of its own:
  *	  {"stdout","stderr","exit_code"}; exit_code -1 when killed by a
- *	  signal. ok is true even when the command fails.
+ *	  signal. ok is true even when the command fails. A single argument
+ *	  is always the command, even "--help"; -- ends the options.
  *
  *	  --timeout SECONDS  kill the whole group (TERM, then KILL) after
  *	                     SECONDS: exit_code 124, "timed_out":true
@@ -21,20 +22,18 @@
  *	                     "stdout_truncated"/"stderr_truncated" are set
  *	  --cwd DIR          run in DIR
  */
+#define FOR_exec
 #include "applet.h"
-#include "exec.h"
+#include "reply.h"
 
 int exec_main(struct req *r)
 {
 	struct wfs_exec_opts o = {0};
 	struct wfs_exec_result res;
+	struct reply_run run;
 	struct buf cmd;
-	long long timeout = opt_num(r, "timeout", 0);
-	long long max = opt_num(r, "max-output", 0);
 	int i;
 
-	if (timeout < 0 || max < 0)
-		return reply_error(r, "exec: --timeout and --max-output must not be negative");
 	buf_init(&cmd);
 	for (i = 0; i < r->argc; i++) {
 		if (i)
@@ -46,15 +45,16 @@ int exec_main(struct req *r)
 		return reply_error(r, "exec: out of memory");
 	}
 	o.command = cmd.p ? cmd.p : "";
-	o.cwd = opt_str(r, "cwd");
-	o.timeout_ms = timeout * 1000;
-	o.max_output = (size_t)max;
+	o.cwd = opt_str(r, OPT_cwd);
+	o.timeout_ms = opt_num(r, OPT_timeout) * 1000;
+	o.max_output = (size_t)opt_num(r, OPT_max_output);
 	if (wfs_exec(r->ctx, &o, &res)) {
 		buf_free(&cmd);
 		return reply_ctx_error(r);
 	}
 	buf_free(&cmd);
-	exec_render(r->out, &res);
+	run = reply_run_of(&res);
+	reply_exec(r->out, &run, REPLY_LINE_MAX);
 	buf_free(&res.out);
 	buf_free(&res.err);
 	return 0;

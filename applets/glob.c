@@ -1,6 +1,6 @@
 /* glob.c - find files by name pattern
  *
- * APPLET(glob, "max# hidden no-skip gitignore sort: type:", 1, 2, 0)
+ * APPLET(glob, "max#<0=100 hidden no-skip gitignore sort: type:", 1, 2, APPLET_REF(2))
  *
  * config APPLET_GLOB
  *	bool "glob: find files by pattern"
@@ -13,7 +13,8 @@
  *	  entries that are not directories whose base name matches PATTERN
  *	  (*, ?, [...], \). A PATTERN with "/" or "**" matches the path
  *	  relative to PATH (**\/\*.go, src/\**\/test_*.py); {a,b} alternates.
- *	  Data: {"files":[...],"truncated"}.
+ *	  Data: {"files":[...],"truncated"}. Given exactly PATTERN and PATH,
+ *	  both are literal; options go before them, and -- ends them.
  *
  *	  --max N        at most N files (default 100, 0: no cap)
  *	  --sort name|mtime  by path, or newest first
@@ -23,6 +24,7 @@
  *	  --gitignore    honour .gitignore files
  */
 #include <string.h>
+#define FOR_glob
 #include "applet.h"
 #include "json.h"
 
@@ -30,17 +32,15 @@ int glob_main(struct req *r)
 {
 	struct wfs_glob_opts o = {0};
 	struct wfs_glob_result res;
-	const char *sort = opt_str(r, "sort"), *type = opt_str(r, "type");
+	const char *sort = opt_str(r, OPT_sort), *type = opt_str(r, OPT_type);
 	size_t i;
 
 	o.pattern = r->argv[0];
 	o.path = r->argc > 1 && r->argv[1][0] ? r->argv[1] : ".";
-	o.max = opt_num(r, "max", 100);
-	o.hidden = opt_has(r, "hidden");
-	o.no_skip = opt_has(r, "no-skip");
-	o.gitignore = opt_has(r, "gitignore");
-	if (o.max < 0)
-		return reply_error(r, "glob: --max must be 0 (no cap) or more, got %ld", o.max);
+	o.max = opt_num(r, OPT_max);
+	o.hidden = opt_has(r, OPT_hidden);
+	o.no_skip = opt_has(r, OPT_no_skip);
+	o.gitignore = opt_has(r, OPT_gitignore);
 	if (sort && !strcmp(sort, "mtime"))
 		o.sort_mtime = 1;
 	else if (sort && !strcmp(sort, "name"))

@@ -1,6 +1,6 @@
 /* grep.c - search file contents
  *
- * APPLET(grep, "i F w A# B# C# max# l|files-with-matches c|count include* exclude* hidden no-skip gitignore z U", 1, 2, 0)
+ * APPLET(grep, "i F w U A#<0>10000 B#<0>10000 C#<0>10000 max#<0=200 l|files-with-matches c|count include* exclude* hidden no-skip gitignore z !U,A !U,B !U,C", 1, 2, APPLET_REF(2))
  *
  * config APPLET_GREP
  *	bool "grep: search file contents with RE2 syntax"
@@ -14,6 +14,8 @@
  *	  with binary extensions (.png, .zip, .so, ...) and files with a NUL
  *	  byte in their first block. At most 200 matches.
  *	  Data: {"matches":[{"file","line","text"}],"truncated"}.
+ *	  Given exactly PATTERN and PATH, both are literal ("-i" is searched
+ *	  for); options go before them, and -- ends them.
  *
  *	  -i          ignore case
  *	  -F          PATTERN is a fixed string
@@ -38,6 +40,7 @@
  *	  decompressed size) are not searched but named in "skipped" (at
  *	  most 100; the field is absent when none is).
  */
+#define FOR_grep
 #include "applet.h"
 #include "json.h"
 
@@ -103,33 +106,28 @@ int grep_main(struct req *r)
 	struct wfs_grep_opts o = {0};
 	struct wfs_grep_result res;
 	struct emitter em = {r, 0, 0, 0, {0}, 0};
-	long long ctx = opt_num(r, "C", 0);
 	static const char *const heads[] = {
 		"{\"matches\":[", "{\"files\":[", "{\"counts\":["};
 	size_t base = r->out->len;
 
 	o.pattern = r->argv[0];
 	o.path = r->argc > 1 && r->argv[1][0] ? r->argv[1] : ".";
-	o.max = opt_num(r, "max", 200);
-	o.ignore_case = opt_has(r, "i");
-	o.fixed = opt_has(r, "F");
-	o.word = opt_has(r, "w");
-	o.multiline = opt_has(r, "U");
-	o.before = (int)opt_num(r, "B", ctx);
-	o.after = (int)opt_num(r, "A", ctx);
-	o.files_with_matches = opt_has(r, "l");
-	o.count = opt_has(r, "c");
-	o.hidden = opt_has(r, "hidden");
-	o.no_skip = opt_has(r, "no-skip");
-	o.gitignore = opt_has(r, "gitignore");
-	o.gz = opt_has(r, "z");
-	o.ninclude = opt_list(r, "include", &o.include);
-	o.nexclude = opt_list(r, "exclude", &o.exclude);
-	if (o.max < 0 || o.before < 0 || o.after < 0 || ctx < 0 ||
-	    o.before > 10000 || o.after > 10000)
-		return reply_error(r, "grep: --max, -A, -B and -C take a count from 0 (context at most 10000)");
-	if (o.multiline && (o.before || o.after))
-		return reply_error(r, "grep: -U cannot be combined with -A, -B or -C");
+	o.max = opt_num(r, OPT_max);
+	o.ignore_case = opt_has(r, OPT_i);
+	o.fixed = opt_has(r, OPT_F);
+	o.word = opt_has(r, OPT_w);
+	o.multiline = opt_has(r, OPT_U);
+	/* -C N is the default of -A and -B */
+	o.before = (int)opt_num(r, opt_has(r, OPT_B) ? OPT_B : OPT_C);
+	o.after = (int)opt_num(r, opt_has(r, OPT_A) ? OPT_A : OPT_C);
+	o.files_with_matches = opt_has(r, OPT_l);
+	o.count = opt_has(r, OPT_c);
+	o.hidden = opt_has(r, OPT_hidden);
+	o.no_skip = opt_has(r, OPT_no_skip);
+	o.gitignore = opt_has(r, OPT_gitignore);
+	o.gz = opt_has(r, OPT_z);
+	o.ninclude = opt_list(r, OPT_include, &o.include);
+	o.nexclude = opt_list(r, OPT_exclude, &o.exclude);
 	em.mode = o.files_with_matches ? 1 : o.count ? 2 : 0;
 	buf_init(&em.skipped);
 	o.emit = emit;

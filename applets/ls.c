@@ -1,6 +1,6 @@
 /* ls.c - list a directory
  *
- * APPLET(ls, "", 0, 1, 0)
+ * APPLET(ls, "", 0, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_LOOP_DIR)
  *
  * config APPLET_LS
  *	bool "ls: list a directory as JSON"
@@ -12,6 +12,7 @@
  *	  [{"name","type","size"}], type "file", "dir" or "symlink",
  *	  size from lstat.
  */
+#define FOR_ls
 #include "applet.h"
 #include "json.h"
 

@@ -11,31 +11,15 @@
 #include "applet.h"
 #include "util.h"
 
-const struct applet *applet_find(const char *name)
+/* The applet a command name stands for: wickfs-APPLET links, and the
+ * reference's daemon names. */
+static const struct applet *applet_alias(const char *name)
 {
-	size_t i;
-
 	if (!strncmp(name, "wickfs-", 7))
 		name += 7;
 	if (!strcmp(name, "wick-daemon") || !strcmp(name, "wickdaemon"))
 		name = "daemon";
-	for (i = 0; i < applet_count; i++)
-		if (!strcmp(applet_table[i].name, name))
-			return &applet_table[i];
-	return NULL;
-}
-
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
+	return applet_find(name);
 }
 
 static void usage(FILE *f)
@@ -44,7 +28,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "wickfs %s: filesystem tools and command execution for agents\n\n"
 		   "usage: wickfs APPLET [ARGS...]   (or run as APPLET / wickfs-APPLET)\n"
-		   "       wickfs --list | --version | --help | APPLET --help\n"
+		   "       wickfs --list | --version | --help | help APPLET\n"
 		   "       wickfs --install [-s] DIR  (wickfs-APPLET links in DIR: hard,\n"
 		   "                                  else symbolic; -s: symbolic)\n"
 		   "       wickfs --root DIR APPLET ...  (confined to DIR, as WICKFS_ROOT=DIR)\n\n"
@@ -163,7 +147,7 @@ static int install_links(const char *argv0, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *name = path_base(argc > 0 ? argv[0] : "wickfs");
-	const struct applet *a = applet_find(name);
+	const struct applet *a = applet_alias(name);
 	struct arena arena;
 	struct buf out, err;
 	struct wfs_ctx ctx;
@@ -193,6 +177,20 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
+		/* help APPLET: reachable even where APPLET --help is taken
+		 * literally (the reference's form: `read --help` reads a file). */
+		if (!strcmp(argv[1], "help")) {
+			a = argc > 2 ? applet_alias(argv[2]) : NULL;
+			if (argc > 2 && !a) {
+				fprintf(stderr, "wickfs: unknown applet '%s'\n", argv[2]);
+				return 2;
+			}
+			if (a)
+				fputs(a->help, stdout);
+			else
+				usage(stdout);
+			return 0;
+		}
 		if (!strcmp(argv[1], "--list")) {
 			for (size_t i = 0; i < applet_count; i++)
 				printf("%s\n", applet_table[i].name);
@@ -200,7 +198,7 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(argv[1], "--install"))
 			return install_links(argv[0], argc - 2, argv + 2);
-		a = applet_find(argv[1]);
+		a = applet_alias(argv[1]);
 		if (!a) {
 			fprintf(stderr, "wickfs: unknown applet '%s'\n", argv[1]);
 			usage(stderr);
@@ -212,7 +210,6 @@ int main(int argc, char **argv)
 	arena_init(&arena);
 	buf_init(&out);
 	buf_init(&err);
-	wfs_ctx_init(&ctx, &arena);
 	memset(&r, 0, sizeof(r));
 	r.in_fd = 0;
 	r.out_stream = 1;
@@ -220,7 +217,12 @@ int main(int argc, char **argv)
 	r.err = &err;
 	r.arena = &arena;
 	r.ctx = &ctx;
-	rc = applet_run(a, &r, argc - 1, argv + 1);
+	if (wfs_ctx_init(&ctx, &arena)) {
+		reply_error(&r, "%s", ctx.err);
+		rc = 1;
+	} else {
+		rc = applet_run(a, &r, argc - 1, argv + 1);
+	}
 	write_all(2, err.p, err.len);
 	write_all(1, out.p, out.len);
 	buf_free(&out);

@@ -1,6 +1,6 @@
 /* pack.c - a directory tree as a gzip-compressed tar
  *
- * APPLET(pack, "o|output: exclude* level# threads# whole-seconds", 1, 1, APPLET_CLI_ONLY)
+ * APPLET(pack, "output|o: exclude* level#<0>9=6 threads#<0=0 whole-seconds", 1, 1, APPLET_CLI_ONLY)
  *
  * config APPLET_PACK
  *	bool "pack: a tree as a gzip tar, compressed on every core"
@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#define FOR_pack
 #include "applet.h"
 #include "archive.h"
 
@@ -52,15 +53,15 @@ int pack_main(struct req *r)
 {
 	struct wfs_pack_opts o = {0};
 	struct wfs_archive_result res;
-	const char *output = opt_str(r, "output");
+	const char *output = opt_str(r, OPT_output);
 	char *tmp = NULL;
 	int fd = 1, rc;
 
 	o.dir = r->argv[0];
-	o.level = (int)opt_num(r, "level", 6);
-	o.threads = (int)opt_num(r, "threads", 0);
-	o.whole_seconds = opt_has(r, "whole-seconds");
-	o.nexclude = opt_list(r, "exclude", &o.exclude);
+	o.level = (int)opt_num(r, OPT_level);
+	o.threads = (int)opt_num(r, OPT_threads);
+	o.whole_seconds = opt_has(r, OPT_whole_seconds);
+	o.nexclude = opt_list(r, OPT_exclude, &o.exclude);
 	if (o.level < 0 || o.level > 9 || o.threads < 0)
 		return reply_elsewhere(r, !output, reply_error(r, "pack: --level takes 0-9, --threads a count"));
 	if (output) {

@@ -18,26 +18,10 @@
  */
 #include <errno.h>
 #include <string.h>
+#define FOR_patch
 #include "applet.h"
 #include "json.h"
 #include "textops.h"
-
-/* A string member, or "" when absent or null. -1 for another type. */
-static int member(const struct json_val *obj, const char *key, const char **s,
-		  size_t *n)
-{
-	const struct json_val *v = json_get(obj, key);
-
-	*s = "";
-	*n = 0;
-	if (!v || v->type == JSON_NULL)
-		return 0;
-	if (v->type != JSON_STR)
-		return -1;
-	*s = v->str;
-	*n = v->len;
-	return 0;
-}
 
 int patch_main(struct req *r)
 {
@@ -57,10 +41,12 @@ int patch_main(struct req *r)
 	if (!e)
 		return reply_error(r, "patch %s: out of memory", path);
 	for (i = 0; i < v.len; i++) {
+		e[i].old_text = e[i].new_text = ""; /* absent texts are empty */
+		e[i].old_len = e[i].new_len = 0;
 		if (v.items[i].type != JSON_OBJ)
 			return reply_error(r, "invalid JSON input: hunk %zu is not an object", i + 1);
-		if (member(&v.items[i], "old_text", &e[i].old_text, &e[i].old_len) ||
-		    member(&v.items[i], "new_text", &e[i].new_text, &e[i].new_len))
+		if (json_get_str(&v.items[i], "old_text", &e[i].old_text, &e[i].old_len) ||
+		    json_get_str(&v.items[i], "new_text", &e[i].new_text, &e[i].new_len))
 			return reply_error(r, "invalid JSON input: hunk %zu: old_text and new_text must be strings",
 					   i + 1);
 	}

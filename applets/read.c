@@ -1,6 +1,6 @@
 /* read.c - print a file
  *
- * APPLET(read, "lines bytes offset# limit#", 1, 1, 0)
+ * APPLET(read, "lines bytes offset#<0 limit#<1>16777216 !lines,bytes", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_LOOP_PROBE)
  *
  * config APPLET_READ
  *	bool "read: print a file as a JSON string"
@@ -20,13 +20,14 @@
  *	            with a marker. Data: {"path","text","offset","lines",
  *	            "total_lines","truncated"}.
  *	  --bytes   the bytes from --offset (default 0) at most --limit
- *	            (default 65536), of a file of any size, as a string or
+ *	            (default 65536, at most 16 MiB), of a file of any size, as a string or
  *	            "base64:..." when not UTF-8. Data: {"path","content",
  *	            "offset","bytes","size","eof"}.
  */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#define FOR_read
 #include "applet.h"
 #include "fsutil.h"
 #include "json.h"
@@ -108,19 +109,19 @@ static int read_bytes(struct req *r, long long offset, long long limit)
 
 int read_main(struct req *r)
 {
-	int lines = opt_has(r, "lines"), bytes = opt_has(r, "bytes");
-	long long offset = opt_num(r, "offset", lines ? 1 : 0);
-	long long limit = opt_num(r, "limit", lines ? LINES_LIMIT : READ_BYTES_LIMIT);
+	int lines = opt_has(r, OPT_lines), bytes = opt_has(r, OPT_bytes);
+	int has_offset = opt_has(r, OPT_offset), has_limit = opt_has(r, OPT_limit);
+	long long offset = has_offset ? opt_num(r, OPT_offset) : lines ? 1 : 0;
+	long long limit = has_limit ? opt_num(r, OPT_limit)
+				    : lines ? LINES_LIMIT : READ_BYTES_LIMIT;
 	char *data;
 	size_t len;
 
-	if (lines && bytes)
-		return reply_error(r, "read: --lines and --bytes exclude each other");
-	if ((opt_has(r, "offset") || opt_has(r, "limit")) && !lines && !bytes)
-		return reply_error(r, "read: --offset and --limit need --lines or --bytes");
-	if (offset < (lines ? 1 : 0) || limit < 1)
-		return reply_error(r, "read: --offset must be at least %d and --limit at least 1",
-				   lines ? 1 : 0);
+	if ((has_offset || has_limit) && !lines && !bytes)
+		return reply_error(r, "read %s: --offset and --limit need --lines or --bytes",
+				   r->argv[0]);
+	if (lines && offset < 1)
+		return reply_error(r, "read %s: --offset counts lines from 1", r->argv[0]);
 	if (lines)
 		return read_lines(r, offset, limit);
 	if (bytes)

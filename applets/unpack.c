@@ -1,6 +1,6 @@
 /* unpack.c - a gzip tar into a directory, safely
  *
- * APPLET(unpack, "i|input: max-bytes#", 1, 1, APPLET_CLI_ONLY)
+ * APPLET(unpack, "input|i: max-bytes#<0=0", 1, 1, APPLET_CLI_ONLY)
  *
  * config APPLET_UNPACK
  *	bool "unpack: a gzip tar into a directory, never outside it"
@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#define FOR_unpack
 #include "applet.h"
 #include "archive.h"
 
@@ -37,8 +38,8 @@ int unpack_main(struct req *r)
 {
 	struct wfs_unpack_opts o = {0};
 	struct wfs_archive_result res;
-	const char *input = opt_str(r, "input");
-	long long max = opt_num(r, "max-bytes", 0);
+	const char *input = opt_str(r, OPT_input);
+	long long max = opt_num(r, OPT_max_bytes);
 	int rc;
 
 	if (max < 0)

@@ -1,6 +1,6 @@
 /* write.c - replace a file with stdin
  *
- * APPLET(write, "", 1, 1, 0)
+ * APPLET(write, "", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK)
  *
  * config APPLET_WRITE
  *	bool "write: replace a file atomically with stdin"
@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#define FOR_write
 #include "applet.h"
 #include "json.h"
 

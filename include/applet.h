@@ -8,13 +8,29 @@
 #define WFS_APPLET_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "arena.h"
 #include "buf.h"
 #include "wickfs.h"
+#include "applet_opts.h"
 
 #define APPLET_MAX_OPTS 32
 
 struct applet;
+
+/* One option of an applet, from its spec (scripts/gen-applets.sh turns
+ * the spec into this table at build time, and OPT_x constants into
+ * build/gen/applet_opts.h: an applet defines FOR_name before including
+ * this header). */
+#define OPT_NUM_MIN INT32_MIN /* no lower bound */
+#define OPT_NUM_MAX INT32_MAX /* no upper bound */
+struct optdef {
+	const char *names;   /* "l|files-with-matches" */
+	char type;           /* 0 flag, ':' string, '*' list, '#' integer */
+	int32_t min, max;    /* '#': the accepted range */
+	int32_t dflt;        /* '#': the value when not given */
+	uint32_t excl;       /* bit i: cannot be combined with option i */
+};
 
 struct opt_val {
 	int seen;          /* how many times given */
@@ -22,13 +38,14 @@ struct opt_val {
 	long long num;
 	const char **list; /* every value of a repeatable option */
 	int nlist;
+	size_t cap;        /* room in list */
 };
 
 struct req {
 	const struct applet *applet;
 	int argc;          /* positional arguments, options removed */
 	char **argv;
-	struct opt_val opt[APPLET_MAX_OPTS];
+	struct opt_val opt[APPLET_MAX_OPTS]; /* by OPT_x index */
 
 	/* stdin: a buffer (daemon) or a descriptor read on demand (CLI). */
 	const char *in;
@@ -47,7 +64,7 @@ typedef int (*applet_main_fn)(struct req *r);
 
 struct applet {
 	const char *name;
-	const char *optspec; /* see lib/opts.c */
+	const struct optdef *opts; /* ends with names NULL */
 	int min_args, max_args; /* max -1: unlimited */
 	unsigned flags;
 	const char *help;
@@ -56,10 +73,25 @@ struct applet {
 
 #define APPLET_STOP_AT_ARG 1u /* options end at the first positional */
 #define APPLET_CLI_ONLY 2u    /* never run in-process by the daemon */
+/* What the daemon needs to know, so that it never names an applet: */
+#define APPLET_LOOP_OK 4u     /* cheap enough for the event loop when its
+				 file (argv[0]) is small */
+#define APPLET_LOOP_PROBE 8u  /* ... tried there without a stat: gives up
+				 by itself on a big file (ctx read_max) */
+#define APPLET_LOOP_DIR 16u   /* ... a small directory is cheap too */
+#define APPLET_SPAWNS 32u     /* runs a command: the daemon starts it from
+				 its loop instead of a worker */
+/* The reference's form: exactly N positional arguments (the Go host sends
+ * `grep PATTERN PATH`, `read PATH`, `exec COMMAND`, never "--"). Given
+ * exactly N arguments, the applet takes every one literally, even "-i" or
+ * "--help"; options apply only beyond that form, or after "--". */
+#define APPLET_REF(n) ((unsigned)(n) << 8)
+#define APPLET_REF_ARGS(flags) ((int)(((flags) >> 8) & 15u))
 
 /* The generated table (build/gen/applets.c). */
 extern const struct applet applet_table[];
 extern const size_t applet_count;
+/* The applet of exactly this name, or NULL (aliases are applets/main.c's). */
 const struct applet *applet_find(const char *name);
 
 /* Parse options, handle --help and argument counts, run the applet.
@@ -67,11 +99,26 @@ const struct applet *applet_find(const char *name);
  * status: 0 ok, 1 error envelope, 2 usage. */
 int applet_run(const struct applet *a, struct req *r, int argc, char **argv);
 
-/* Options by name, as spelled in the optspec (long name or letter). */
-int opt_has(const struct req *r, const char *name);
-const char *opt_str(const struct req *r, const char *name);
-long long opt_num(const struct req *r, const char *name, long long dflt);
-int opt_list(const struct req *r, const char *name, const char ***vals);
+/* Options by their OPT_x constant. opt_has: how many times given;
+ * opt_num: the value, or the spec's default; opt_str: NULL when absent;
+ * opt_list: every value of a repeatable option. */
+static inline int opt_has(const struct req *r, int i)
+{
+	return r->opt[i].seen;
+}
+static inline const char *opt_str(const struct req *r, int i)
+{
+	return r->opt[i].seen ? r->opt[i].str : NULL;
+}
+static inline long long opt_num(const struct req *r, int i)
+{
+	return r->opt[i].num;
+}
+static inline int opt_list(const struct req *r, int i, const char ***vals)
+{
+	*vals = r->opt[i].list;
+	return r->opt[i].nlist;
+}
 
 /* Streaming applets (grep) call this between items: in the CLI it writes
  * what is buffered to stdout once it is large, so memory stays bounded

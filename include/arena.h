@@ -21,6 +21,12 @@ void *arena_alloc(struct arena *a, size_t n);
 void *arena_zalloc(struct arena *a, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
+/* The one way to grow an array in the arena: make the array at *arrp
+ * (a pointer to the array pointer) hold need elements of size sz,
+ * doubling its capacity *cap from 8 and copying what it held. 0, or -1
+ * when out of memory (the array is left as it was). */
+int arena_grow(struct arena *a, void *arrp, size_t *cap, size_t need,
+	       size_t sz);
 char *arena_printf(struct arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -11,6 +11,9 @@
 #include <sys/types.h>
 #include "wickfs.h"
 
+/* Read-only mode refuses commands: they could write anything. */
+#define EXEC_READONLY_MSG "exec: refused, WICKFS_READONLY is set (commands " \
+	"could write; WICKFS_READONLY_EXEC=1 allows them)"
 #define EXEC_DEFAULT_MAX_OUTPUT (10u << 20)
 #define EXEC_TERM_GRACE_MS 500   /* TERM, then KILL after this */
 #define EXEC_PIPE_GRACE_MS 300   /* then stop waiting for pipe EOF */
@@ -53,8 +56,5 @@ int exec_done(const struct exec_proc *p);
 void exec_finish(struct exec_proc *p, struct wfs_exec_result *res);
 /* Release everything of an unfinished command: kill, close, reap. */
 void exec_abort(struct exec_proc *p);
-
-/* The exec applet's envelope for a result: {"ok":true,"data":{...}}\n */
-void exec_render(struct buf *out, const struct wfs_exec_result *res);
 
 #endif

@@ -10,6 +10,10 @@
  * invalid sequences become U+FFFD, as Go's encoder does. */
 void json_str(struct buf *b, const char *s, size_t n);
 void json_cstr(struct buf *b, const char *s);
+/* What json_str writes for s[0..n), quotes excluded, counting no further
+ * than budget bytes: *fit (when not NULL) gets the length of the longest
+ * prefix, whole characters only, whose escaped form fits. */
+size_t json_str_size(const char *s, size_t n, size_t budget, size_t *fit);
 void json_int(struct buf *b, long long v);
 void json_bool(struct buf *b, int v);
 /* "key": (a comma is the caller's business) */
@@ -37,5 +41,9 @@ int json_parse(struct arena *a, const char *s, size_t n,
 /* Object member lookup as Go's encoding/json fills a struct field: the
  * last member whose name matches case-insensitively. NULL when absent. */
 const struct json_val *json_get(const struct json_val *obj, const char *key);
+/* A string member into *s (and *len when not NULL): absent or null leave
+ * them as they were; -1 when the member has another type. */
+int json_get_str(const struct json_val *obj, const char *key, const char **s,
+		 size_t *len);
 
 #endif

@@ -16,6 +16,10 @@ int utf8_decode(const char *s, size_t n, int *cp);
 const char *bytes_find(const char *p, size_t n, char c);
 size_t bytes_count(const char *p, size_t n, char c);
 
+/* Write all n bytes, again after EINTR and short writes: 0, or -1 with
+ * errno (EIO when the descriptor takes nothing). */
+int write_all(int fd, const void *p, size_t n);
+
 /* Standard base64 with padding. */
 void base64_encode(struct buf *b, const unsigned char *p, size_t n);
 /* Returns the decoded length, or -1 on bad input. out holds n*3/4 bytes. */

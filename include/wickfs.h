@@ -7,6 +7,7 @@
 #ifndef WFS_WICKFS_H
 #define WFS_WICKFS_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include "arena.h"
 #include "buf.h"
@@ -18,21 +19,32 @@ struct wfs_ctx {
 	char err[1024];
 	long long deadline_ms;       /* CLOCK_MONOTONIC ms; 0 = none */
 	const volatile int *cancel;  /* non-zero: stop as soon as possible */
-	int readonly;                /* refuse every write */
+	int readonly;                /* refuse every write, and commands */
+	int readonly_exec;           /* ... but let commands run */
 	const char *root;            /* WICKFS_ROOT, resolved; NULL: anywhere */
 	int root_errno;              /* the root itself cannot be resolved */
 	size_t read_max;             /* a file over this: fail with too_big set */
 	int too_big;                 /* (so the caller can run it elsewhere) */
 };
 
-/* WICKFS_READONLY and WICKFS_ROOT (resolved) from the environment. */
-void wfs_ctx_init(struct wfs_ctx *c, struct arena *a);
-/* The same with the root already resolved (NULL: none), as the daemon
- * does once at its start. */
+/* The context (lib/ctx.c). WICKFS_ROOT (resolved), WICKFS_READONLY and
+ * WICKFS_READONLY_EXEC from the environment: 0, or -1 with c->err naming
+ * a variable whose value is not a boolean word (1/true/yes/on,
+ * 0/false/no/off, any case; unset or empty is off). */
+int wfs_ctx_init(struct wfs_ctx *c, struct arena *a);
+/* A bare context with the root already resolved (NULL: none), as the
+ * daemon does once at its start; modes off. */
 void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root);
-/* Format into c->err; always returns -1. */
+/* Only the read-only modes from the environment (as wfs_ctx_init). */
+int wfs_ctx_modes(struct wfs_ctx *c);
+/* Format into c->err; always returns -1. A message too long for it (a
+ * 4 KiB path) loses its middle, never its end: the cause stays. */
 int wfs_fail(struct wfs_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* vsnprintf into dst[n], cutting the middle of what does not fit. */
+void wfs_vformat(char *dst, size_t n, const char *fmt, va_list ap);
+/* strerror(err) with a lower-case first letter, as Go's errors read. */
+const char *wfs_strerror(int err, char *b, size_t n);
 /* With a workspace root (WICKFS_ROOT): 0 when path resolves beneath it,
  * else -1 with "OP PATH: outside the workspace root ..." in c->err
  * (confine.c). Always 0 without a root. */
@@ -54,7 +66,9 @@ char *wfs_confine_canon(struct wfs_ctx *c, const char *op, const char *path);
 int confine_check(const char *root, const char *path, char *why, size_t whylen);
 /* Non-zero once the deadline passed or cancel was set (message set). */
 int wfs_expired(struct wfs_ctx *c);
+/* The one clock: CLOCK_MONOTONIC in ms and ns. */
 long long wfs_now_ms(void);
+long long wfs_now_ns(void);
 
 /* ls */
 struct wfs_dirent {

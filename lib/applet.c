@@ -5,9 +5,11 @@
  * none for a flag, ':' a string, '#' an integer, '*' a repeatable string.
  * Example: "i|ignore-case A# include* max#".
  *
- * An argument that starts with '-' but names no option of the applet is a
- * positional argument (a grep pattern such as "->"), so hosts that never
- * pass options keep the reference's behaviour. "--" ends the options.
+ * An applet given exactly its reference form (APPLET_REF: the Go host's
+ * `grep PATTERN PATH`, `read PATH`, `exec COMMAND`) takes every argument
+ * literally: `grep -i .` searches for "-i", `exec --help` runs "--help".
+ * Beyond that form options apply, and "--" ends them. An argument that
+ * starts with '-' but names no option is positional (a pattern "->").
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -18,54 +20,43 @@
 #include <unistd.h>
 #include "applet.h"
 #include "json.h"
+#include "reply.h"
+#include "util.h"
 
-struct optdef {
-	int index;
-	char type;
-};
-
-/* Find NAME (length n) in the spec; fills the option's index and type. */
-static int spec_find(const char *spec, const char *name, size_t n,
-		     struct optdef *d)
+const struct applet *applet_find(const char *name)
 {
-	const char *p = spec;
-	int index = 0;
+	size_t i;
 
-	while (*p) {
-		const char *end;
-		char type = 0;
+	for (i = 0; i < applet_count; i++)
+		if (!strcmp(applet_table[i].name, name))
+			return &applet_table[i];
+	return NULL;
+}
 
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		end = p + strcspn(p, " ");
-		if (end[-1] == ':' || end[-1] == '#' || end[-1] == '*')
-			type = end[-1];
-		while (p < end) {
-			size_t len = strcspn(p, "|:#* ");
-			if (len == n && !memcmp(p, name, n)) {
-				d->index = index;
-				d->type = type;
-				return 0;
-			}
-			p += len;
-			if (*p == '|')
-				p++;
-			else
+/* The option NAME (length n) of the applet: its index, or -1. */
+static int opt_find(const struct applet *a, const char *name, size_t n)
+{
+	int i;
+
+	for (i = 0; a->opts[i].names; i++) {
+		const char *p = a->opts[i].names;
+		for (;;) {
+			size_t len = strcspn(p, "|");
+			if (len == n && !memcmp(p, name, n))
+				return i;
+			if (!p[len])
 				break;
+			p += len + 1;
 		}
-		p = end;
-		index++;
 	}
 	return -1;
 }
 
-/* Record an option; -1 after an error reply. */
-static int set_value(struct req *r, const struct optdef *d, const char *name,
-		     const char *val)
+/* Record option i, given as NAME; -1 after an error reply. */
+static int set_value(struct req *r, int i, const char *name, const char *val)
 {
-	struct opt_val *o = &r->opt[d->index];
+	const struct optdef *d = &r->applet->opts[i];
+	struct opt_val *o = &r->opt[i];
 	char *end;
 
 	o->seen++;
@@ -80,17 +71,25 @@ static int set_value(struct req *r, const struct optdef *d, const char *name,
 				    r->applet->name, name, val);
 			return -1;
 		}
+		if ((d->min != OPT_NUM_MIN && o->num < d->min) ||
+		    (d->max != OPT_NUM_MAX && o->num > d->max)) {
+			if (d->max == OPT_NUM_MAX)
+				reply_error(r, "%s: %s takes %d or more, got %s",
+					    r->applet->name, name, (int)d->min, val);
+			else
+				reply_error(r, "%s: %s takes %d to %d, got %s",
+					    r->applet->name, name, (int)d->min,
+					    (int)d->max, val);
+			return -1;
+		}
 	}
 	if (d->type == '*') {
-		const char **l = arena_alloc(r->arena, (size_t)(o->nlist + 1) * sizeof(*l));
-		if (!l) {
+		if (arena_grow(r->arena, (void **)&o->list, &o->cap, o->nlist + 1,
+			       sizeof(*o->list))) {
 			reply_error(r, "%s: out of memory", r->applet->name);
 			return -1;
 		}
-		if (o->nlist)
-			memcpy(l, o->list, (size_t)o->nlist * sizeof(*l));
-		l[o->nlist++] = val;
-		o->list = l;
+		o->list[o->nlist++] = val;
 	}
 	return 0;
 }
@@ -106,10 +105,10 @@ static int missing_or_extra(struct req *r, const char *arg, const char *what)
  * arguments), 0 when it is positional, -1 after an error reply. */
 static int parse_one(struct req *r, char *arg, char *next, int *used)
 {
-	const char *spec = r->applet->optspec;
-	struct optdef d;
+	const struct applet *a = r->applet;
 	char *eq, *name;
 	size_t n;
+	int i;
 
 	*used = 0;
 	if (arg[0] != '-' || !arg[1])
@@ -118,40 +117,65 @@ static int parse_one(struct req *r, char *arg, char *next, int *used)
 		name = arg + 2;
 		eq = strchr(name, '=');
 		n = eq ? (size_t)(eq - name) : strlen(name);
-		if (n < 2 || spec_find(spec, name, n, &d))
+		if (n < 2 || (i = opt_find(a, name, n)) < 0)
 			return 0;
-		if (!d.type && eq)
+		if (!a->opts[i].type && eq)
 			return missing_or_extra(r, arg, "takes no value");
-		if (!d.type)
-			return set_value(r, &d, arg, NULL) ? -1 : 1;
+		if (!a->opts[i].type)
+			return set_value(r, i, arg, NULL) ? -1 : 1;
 		if (eq)
-			return set_value(r, &d, arg, eq + 1) ? -1 : 1;
+			return set_value(r, i, arg, eq + 1) ? -1 : 1;
 		if (!next)
 			return missing_or_extra(r, arg, "needs a value");
 		*used = 1;
-		return set_value(r, &d, arg, next) ? -1 : 1;
+		return set_value(r, i, arg, next) ? -1 : 1;
 	}
 	/* Short options: -x, -xVALUE, -x VALUE, or a cluster of flags -iw. */
-	if (spec_find(spec, arg + 1, 1, &d))
+	if ((i = opt_find(a, arg + 1, 1)) < 0)
 		return 0;
-	if (d.type) {
+	if (a->opts[i].type) {
 		if (arg[2])
-			return set_value(r, &d, arg, arg + 2) ? -1 : 1;
+			return set_value(r, i, arg, arg + 2) ? -1 : 1;
 		if (!next)
 			return missing_or_extra(r, arg, "needs a value");
 		*used = 1;
-		return set_value(r, &d, arg, next) ? -1 : 1;
+		return set_value(r, i, arg, next) ? -1 : 1;
 	}
 	for (name = arg + 2; *name; name++) {
-		struct optdef e;
-		if (spec_find(spec, name, 1, &e) || e.type)
+		int e = opt_find(a, name, 1);
+		if (e < 0 || a->opts[e].type)
 			return 0; /* not a flag cluster: positional */
 	}
-	for (name = arg + 1; *name; name++) {
-		spec_find(spec, name, 1, &d);
-		set_value(r, &d, arg, NULL);
-	}
+	for (name = arg + 1; *name; name++)
+		set_value(r, opt_find(a, name, 1), arg, NULL);
 	return 1;
+}
+
+static const char *opt_dash(const char *names)
+{
+	return strcspn(names, "|") > 1 ? "--" : "-";
+}
+
+/* Declared exclusions, then the defaults of numbers not given. */
+static int opts_check(struct req *r)
+{
+	const struct optdef *d = r->applet->opts;
+	int i, j;
+
+	for (i = 0; d[i].names; i++) {
+		if (!r->opt[i].seen) {
+			r->opt[i].num = d[i].dflt;
+			continue;
+		}
+		for (j = i + 1; d[j].names; j++)
+			if ((d[i].excl >> j & 1) && r->opt[j].seen)
+				return reply_error(r, "%s: %s%.*s cannot be combined with %s%.*s",
+					r->applet->name, opt_dash(d[i].names),
+					(int)strcspn(d[i].names, "|"), d[i].names,
+					opt_dash(d[j].names),
+					(int)strcspn(d[j].names, "|"), d[j].names);
+	}
+	return 0;
 }
 
 static int usage_line(struct req *r)
@@ -172,6 +196,8 @@ int applet_run(const struct applet *a, struct req *r, int argc, char **argv)
 	pos = arena_alloc(r->arena, (size_t)(argc + 1) * sizeof(*pos));
 	if (!pos)
 		return reply_error(r, "%s: out of memory", a->name);
+	if (argc && argc == APPLET_REF_ARGS(a->flags))
+		opts_done = 1; /* the reference's form: all literal */
 	for (i = 0; i < argc; i++) {
 		int used, rc;
 
@@ -195,49 +221,13 @@ int applet_run(const struct applet *a, struct req *r, int argc, char **argv)
 			opts_done = 1;
 	}
 	pos[np] = NULL;
+	if (opts_check(r))
+		return 1;
 	if (np < a->min_args || (a->max_args >= 0 && np > a->max_args))
 		return usage_line(r);
 	r->argc = np;
 	r->argv = pos;
 	return a->main(r);
-}
-
-static const struct opt_val *opt_get(const struct req *r, const char *name)
-{
-	struct optdef d;
-
-	if (spec_find(r->applet->optspec, name, strlen(name), &d))
-		return NULL;
-	return &r->opt[d.index];
-}
-
-int opt_has(const struct req *r, const char *name)
-{
-	const struct opt_val *o = opt_get(r, name);
-
-	return o ? o->seen : 0;
-}
-
-const char *opt_str(const struct req *r, const char *name)
-{
-	const struct opt_val *o = opt_get(r, name);
-
-	return o && o->seen ? o->str : NULL;
-}
-
-long long opt_num(const struct req *r, const char *name, long long dflt)
-{
-	const struct opt_val *o = opt_get(r, name);
-
-	return o && o->seen ? o->num : dflt;
-}
-
-int opt_list(const struct req *r, const char *name, const char ***vals)
-{
-	const struct opt_val *o = opt_get(r, name);
-
-	*vals = o ? o->list : NULL;
-	return o ? o->nlist : 0;
 }
 
 int req_stdin(struct req *r, const char **data, size_t *len)
@@ -282,30 +272,21 @@ int req_stdin(struct req *r, const char **data, size_t *len)
 
 void req_flush(struct req *r)
 {
-	size_t off = 0;
-
 	if (!r->out_stream || r->out->len < 256 * 1024)
 		return;
-	while (off < r->out->len) {
-		ssize_t w = write(1, r->out->p + off, r->out->len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break; /* stdout gone: drop, as a closed pipe would */
-		off += (size_t)w;
-	}
+	write_all(1, r->out->p, r->out->len); /* stdout gone: dropped */
 	buf_reset(r->out);
 }
 
 int reply_ok_begin(struct req *r)
 {
-	buf_puts(r->out, "{\"ok\":true,\"data\":");
+	reply_ok_open(r->out);
 	return 0;
 }
 
 int reply_ok_end(struct req *r)
 {
-	buf_puts(r->out, "}\n");
+	reply_ok_close(r->out);
 	return 0;
 }
 
@@ -315,74 +296,13 @@ int reply_error(struct req *r, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	wfs_vformat(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	buf_puts(r->out, "{\"ok\":false,\"error\":");
-	json_cstr(r->out, msg);
-	buf_puts(r->out, "}\n");
+	reply_error_line(r->out, msg);
 	return 1;
 }
 
 int reply_ctx_error(struct req *r)
 {
 	return reply_error(r, "%s", r->ctx->err);
-}
-
-/* ---- context ---- */
-
-void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root)
-{
-	memset(c, 0, sizeof(*c));
-	c->arena = a;
-	c->readonly = getenv("WICKFS_READONLY") && !strcmp(getenv("WICKFS_READONLY"), "1");
-	c->root = root;
-}
-
-void wfs_ctx_init(struct wfs_ctx *c, struct arena *a)
-{
-	const char *root = getenv("WICKFS_ROOT");
-
-	wfs_ctx_init_root(c, a, NULL);
-	if (root && *root) {
-		char *real = realpath(root, NULL);
-		c->root = real ? arena_strdup(a, real) : root;
-		if (!c->root) {
-			c->root = root;
-			c->root_errno = ENOMEM;
-		} else if (!real) {
-			c->root_errno = errno;
-		}
-		free(real);
-	}
-}
-
-int wfs_fail(struct wfs_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err, sizeof(c->err), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-long long wfs_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int wfs_expired(struct wfs_ctx *c)
-{
-	if (c->cancel && *c->cancel) {
-		wfs_fail(c, "operation cancelled");
-		return 1;
-	}
-	if (c->deadline_ms && wfs_now_ms() >= c->deadline_ms) {
-		wfs_fail(c, "operation timed out");
-		return 1;
-	}
-	return 0;
 }

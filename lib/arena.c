@@ -128,3 +128,26 @@ void arena_reset(struct arena *a)
 		a->total = keep->size;
 	}
 }
+
+int arena_grow(struct arena *a, void *arrp, size_t *cap, size_t need,
+	       size_t sz)
+{
+	size_t nc = *cap ? *cap : 8;
+	void *old, *fresh;
+
+	if (need <= *cap)
+		return 0;
+	while (nc < need)
+		nc *= 2;
+	if (nc > (size_t)-1 / 2 / sz)
+		return -1;
+	fresh = arena_alloc(a, nc * sz);
+	if (!fresh)
+		return -1;
+	memcpy(&old, arrp, sizeof(old));
+	if (*cap)
+		memcpy(fresh, old, *cap * sz);
+	memcpy(arrp, &fresh, sizeof(fresh));
+	*cap = nc;
+	return 0;
+}

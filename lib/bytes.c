@@ -1,11 +1,14 @@
-/* bytes.c - byte scans for the search loop: find and count one byte.
+/* bytes.c - byte scans for the search loop (find and count one byte),
+ * and write_all.
  *
  * musl's memchr is a portable word-at-a-time loop; grep calls these on
  * every block, so they use SSE2 where the target has it (every x86_64),
  * NEON on aarch64 and a word-at-a-time loop elsewhere.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include "util.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -122,4 +125,23 @@ size_t bytes_count(const char *p, size_t n, char c)
 	for (; i < n; i++)
 		count += p[i] == c;
 	return count;
+}
+
+int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = EIO;
+			return -1;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }

@@ -208,19 +208,6 @@ int confine_check(const char *root, const char *path, char *why, size_t whylen)
 	return confine_resolve(root, path, NULL, 0, why, whylen);
 }
 
-/* Go-style error text (fsutil.h). Here, in the lower layer, so that
- * confine.c needs nothing from fs.c, which builds on it. */
-int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err)
-{
-	char msg[256];
-
-	snprintf(msg, sizeof(msg), "%s", strerror(err));
-	msg[0] = (char)tolower((unsigned char)msg[0]);
-	wfs_fail(c, "%s %s: %s", op, path, msg);
-	errno = err; /* callers may still look at the cause */
-	return -1;
-}
-
 /* "OP PATH: workspace root ROOT (WICKFS_ROOT): what err says". */
 static int fail_root(struct wfs_ctx *c, const char *op, const char *path, int err)
 {

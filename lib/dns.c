@@ -18,6 +18,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
+#include "wickfs.h"
 #include <unistd.h>
 #include "netaddr.h"
 
@@ -201,21 +202,13 @@ static int parse_reply(const unsigned char *m, size_t len, unsigned id,
 	return ANS_NONE; /* the name exists, without such a record */
 }
 
-static long long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* Ask server k once; ANS_* (ANS_RETRY on timeout or socket errors). */
 static int ask(const struct resolv *r, int k, const unsigned char *q,
 	       size_t qlen, unsigned id, int type, char *ip, size_t iplen)
 {
 	unsigned char m[1500];
 	int fd = socket(r->ns[k].ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	long long deadline = mono_ms() + r->timeout_s * 1000LL;
+	long long deadline = wfs_now_ms() + r->timeout_s * 1000LL;
 	int rc = ANS_RETRY;
 
 	if (fd < 0)
@@ -227,7 +220,7 @@ static int ask(const struct resolv *r, int k, const unsigned char *q,
 	}
 	for (;;) {
 		struct pollfd pf = {fd, POLLIN, 0};
-		long long left = deadline - mono_ms();
+		long long left = deadline - wfs_now_ms();
 		ssize_t n;
 
 		if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
@@ -257,7 +250,7 @@ static int query(const struct resolv *r, const char *name, int type,
 	int a, k;
 
 	if (getrandom(&id, sizeof(id), 0) != (ssize_t)sizeof(id))
-		id = (unsigned short)(mono_ms() * 2654435761u);
+		id = (unsigned short)(wfs_now_ms() * 2654435761u);
 	qlen = build_query(q, sizeof(q), id, name, type);
 	if (!qlen)
 		return ANS_NONE;

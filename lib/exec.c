@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "exec.h"
+#include "util.h"
 #include "json.h"
 #include "shellwords.h"
 
@@ -80,18 +81,7 @@ static int open_stdin(const char *in, size_t len)
 		fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	while (len) {
-		ssize_t w = write(fd, in, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			close(fd);
-			return -1;
-		}
-		in += w;
-		len -= (size_t)w;
-	}
-	if (lseek(fd, 0, SEEK_SET) < 0) {
+	if (write_all(fd, in, len) || lseek(fd, 0, SEEK_SET) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -160,14 +150,6 @@ static char **make_env(const char *const *add)
 	return env;
 }
 
-static const char *lower_strerror(int e, char *b, size_t n)
-{
-	snprintf(b, n, "%s", strerror(e));
-	if (b[0] >= 'A' && b[0] <= 'Z')
-		b[0] = (char)(b[0] - 'A' + 'a');
-	return b;
-}
-
 static int spawn(pid_t *pid, const char *path, char *const argv[],
 		 char *const env[], const char *cwd, int in, int out, int err)
 {
@@ -230,7 +212,7 @@ static int spawn_command(pid_t *pid, const struct wfs_exec_opts *o,
 			 "plain command naming a program in PATH runs without one)");
 	else
 		snprintf(msg, msglen, "failed to execute: /bin/sh: %s",
-			 lower_strerror(rc, eb, sizeof(eb)));
+			 wfs_strerror(rc, eb, sizeof(eb)));
 	return -1;
 }
 
@@ -251,7 +233,7 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 		p->deadline_ms = wfs_now_ms() + o->timeout_ms;
 	if (o->cwd && stat(o->cwd, &st)) {
 		snprintf(err, errlen, "chdir %s: %s", o->cwd,
-			 lower_strerror(errno, eb, sizeof(eb)));
+			 wfs_strerror(errno, eb, sizeof(eb)));
 		return -1;
 	}
 	if (o->cwd && !S_ISDIR(st.st_mode)) {
@@ -285,7 +267,7 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 
 fail_errno:
 	snprintf(err, errlen, "failed to execute: %s",
-		 lower_strerror(errno, eb, sizeof(eb)));
+		 wfs_strerror(errno, eb, sizeof(eb)));
 fail:
 	if (env != environ)
 		free(env);
@@ -464,6 +446,8 @@ int wfs_exec(struct wfs_ctx *c, const struct wfs_exec_opts *o,
 	struct exec_proc p;
 
 	memset(res, 0, sizeof(*res));
+	if (c->readonly && !c->readonly_exec)
+		return wfs_fail(c, "%s", EXEC_READONLY_MSG);
 	if (exec_start(&p, o, c->err, sizeof(c->err))) {
 		res->spawn_failed = 1;
 		return -1;
@@ -498,20 +482,4 @@ int wfs_exec(struct wfs_ctx *c, const struct wfs_exec_opts *o,
 	}
 	exec_finish(&p, res);
 	return 0;
-}
-
-void exec_render(struct buf *out, const struct wfs_exec_result *res)
-{
-	buf_puts(out, "{\"ok\":true,\"data\":{\"stdout\":");
-	json_str(out, res->out.p ? res->out.p : "", res->out.len);
-	buf_puts(out, ",\"stderr\":");
-	json_str(out, res->err.p ? res->err.p : "", res->err.len);
-	buf_printf(out, ",\"exit_code\":%d", res->exit_code);
-	if (res->out_truncated)
-		buf_puts(out, ",\"stdout_truncated\":true");
-	if (res->err_truncated)
-		buf_puts(out, ",\"stderr_truncated\":true");
-	if (res->timed_out)
-		buf_puts(out, ",\"timed_out\":true");
-	buf_puts(out, "}}\n");
 }

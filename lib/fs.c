@@ -1,7 +1,7 @@
 /* fs.c - ls and read, and the file helpers the other operations share
  *
- * It builds on confine.c (the lower layer: the workspace root, and the
- * errno texts both use); confine.c calls nothing here. */
+ * It builds on confine.c (the workspace root) and ctx.c (errors);
+ * confine.c calls nothing here. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -130,6 +130,37 @@ void json_str(struct buf *b, const char *s, size_t n)
 	b->p[b->len] = 0;
 }
 
+size_t json_str_size(const char *s, size_t n, size_t budget, size_t *fit)
+{
+	size_t i = 0, size = 0;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		size_t in = 1, w = 6;
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			in = w = plain_run(s + i, n - i);
+			if (size + w > budget)
+				in = w = budget - size; /* ASCII: cut anywhere */
+		} else if (c >= 0x80) {
+			int cp, len = utf8_decode(s + i, n - i, &cp);
+			in = (size_t)len;
+			if (cp >= 0 && cp != 0x2028 && cp != 0x2029)
+				w = in;
+		} else if (c == '"' || c == '\\' || c == '\n' || c == '\r' ||
+			   c == '\t') {
+			w = 2;
+		}
+		if (!in || size + w > budget)
+			break;
+		size += w;
+		i += in;
+	}
+	if (fit)
+		*fit = i;
+	return size;
+}
+
 void json_cstr(struct buf *b, const char *s)
 {
 	json_str(b, s, strlen(s));
@@ -391,24 +422,14 @@ static int parse_val(struct parser *p, struct json_val *v);
 /* Arrays and objects collect members in a growing arena array. */
 static int grow(struct parser *p, struct json_val *v, size_t *cap, int obj)
 {
-	size_t nc = *cap ? *cap * 2 : 8;
-	struct json_val *items = arena_alloc(p->a, nc * sizeof(*items));
-	const char **keys = obj ? arena_alloc(p->a, nc * sizeof(*keys)) : NULL;
-	size_t *kl = obj ? arena_alloc(p->a, nc * sizeof(*kl)) : NULL;
+	size_t c1 = *cap, c2 = *cap, c3 = *cap;
 
-	if (!items || (obj && (!keys || !kl)))
+	if (arena_grow(p->a, &v->items, &c1, v->len + 1, sizeof(*v->items)) ||
+	    (obj && (arena_grow(p->a, &v->keys, &c2, v->len + 1, sizeof(*v->keys)) ||
+		     arena_grow(p->a, &v->key_lens, &c3, v->len + 1,
+				sizeof(*v->key_lens)))))
 		return perr(p, "out of memory");
-	if (v->len) {
-		memcpy(items, v->items, v->len * sizeof(*items));
-		if (obj) {
-			memcpy(keys, v->keys, v->len * sizeof(*keys));
-			memcpy(kl, v->key_lens, v->len * sizeof(*kl));
-		}
-	}
-	v->items = items;
-	v->keys = keys;
-	v->key_lens = kl;
-	*cap = nc;
+	*cap = c1;
 	return 0;
 }
 
@@ -525,4 +546,19 @@ const struct json_val *json_get(const struct json_val *obj, const char *key)
 		if (obj->key_lens[i] == kl && !strncasecmp(obj->keys[i], key, kl))
 			return &obj->items[i];
 	return NULL;
+}
+
+int json_get_str(const struct json_val *obj, const char *key, const char **s,
+		 size_t *len)
+{
+	const struct json_val *m = json_get(obj, key);
+
+	if (!m || m->type == JSON_NULL)
+		return 0;
+	if (m->type != JSON_STR)
+		return -1;
+	*s = m->str;
+	if (len)
+		*len = m->len;
+	return 0;
 }

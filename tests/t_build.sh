@@ -69,3 +69,27 @@ check_match build.install.runs "wickfs *" "$("$dest/usr/bin/wickfs" --version 2>
 check build.install.nothing_else "usr" "$(ls -A "$dest" 2>/dev/null)"
 
 check build.main_config_untouched "$config_before" "$(cksum <"$top/.config" 2>/dev/null)"
+
+# Options are compile-time constants (OPT_x from scripts/gen-applets.sh):
+# one misspelt option in an applet fails the build, naming it. The copy
+# is configured like the full build, so the applet is compiled.
+typo=$TEST_TMP/typo
+mkdir -p "$typo/build"
+tar -C "$top" --exclude=./build --exclude=./.git --exclude=./.config \
+	--exclude=./.config.old -cf - . | tar -C "$typo" -xf -
+cp -r "$top/build/zlib" "$typo/build/zlib"
+sed -i 's/opt_has(r, OPT_hidden)/opt_has(r, OPT_hiden)/' "$typo/applets/grep.c"
+if ! grep -q OPT_hiden "$typo/applets/grep.c"; then
+	fail build.misspelt_option "applets/grep.c has no opt_has(r, OPT_hidden) to misspell"
+elif make -C "$typo" --no-print-directory -j2 >"$TEST_TMP/typo.log" 2>&1; then
+	fail build.misspelt_option "a build with OPT_hiden in applets/grep.c succeeded"
+else
+	check_match build.misspelt_option "*OPT_hiden*" "$(grep -m1 OPT_hiden "$TEST_TMP/typo.log")"
+fi
+# A spec that excludes an option it does not declare fails too.
+sed -i 's/OPT_hiden/OPT_hidden/; s/ !U,A / !U,Q /' "$typo/applets/grep.c"
+if make -C "$typo" --no-print-directory -j2 >"$TEST_TMP/typo.log" 2>&1; then
+	fail build.unknown_exclusion "a spec with !U,Q built"
+else
+	check_match build.unknown_exclusion "*names an unknown option*" "$(cat "$TEST_TMP/typo.log")"
+fi

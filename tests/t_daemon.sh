@@ -426,12 +426,13 @@ marker="sleep 30.$$4"
 with_timeout 30 "$WICKFS" client --connect "unix:$d/t.sock" --raw \
 	"{\"id\":\"run\",\"cmd\":\"$marker\",\"token\":\"s3cret\"}" >"$d/term.out" &
 cpid=$!
-for i in $(seq 100); do
+# Bounded generously: a loaded machine may take seconds to start it.
+for i in $(seq 1200); do
 	[ -n "$(procs_matching "$marker")" ] && break
 	sleep 0.05
 done
 kill -TERM "$TPID"
-with_timeout 10 tail --pid="$TPID" -f /dev/null
+with_timeout 60 tail --pid="$TPID" -f /dev/null
 wait "$TPID"
 check daemon.sigterm_exit_0 0 "$?"
 wait "$cpid"

@@ -14,7 +14,7 @@ printf 'foo module\n' >s/node_modules/m.js
 cd s || exit 1
 
 # -i, -F, -w
-expect grep_i 0 '{"ok":true,"data":{"matches":[{"file":"a.txt","line":2,"text":"Beta"}],"truncated":false}}' grep -i '^beta$'
+expect grep_i 0 '{"ok":true,"data":{"matches":[{"file":"a.txt","line":2,"text":"Beta"}],"truncated":false}}' grep -i '^beta$' .
 expect grep_F 0 '{"ok":true,"data":{"matches":[],"truncated":false}}' grep -F 'a.b' a.txt
 printf 'x a.b y\n' >f.txt
 expect grep_F_hit 0 '{"ok":true,"data":{"matches":[{"file":"f.txt","line":1,"text":"x a.b y"}],"truncated":false}}' grep -F 'a.b' f.txt
@@ -29,8 +29,8 @@ expect grep_context_B2 0 '{"ok":true,"data":{"matches":[{"file":"src/b.c","line"
 
 # --max, -l, -c
 expect grep_max1 0 '{"ok":true,"data":{"matches":[{"file":"a.txt","line":3,"text":"foo_bar foo"}],"truncated":true}}' grep --max 1 foo
-expect grep_l 0 '{"ok":true,"data":{"files":["a.txt","src/b.c","src/deep/c.h"],"truncated":false}}' grep -l foo
-expect grep_c 0 '{"ok":true,"data":{"counts":[{"file":"a.txt","count":1},{"file":"src/b.c","count":2},{"file":"src/deep/c.h","count":1}],"truncated":false}}' grep --count foo
+expect grep_l 0 '{"ok":true,"data":{"files":["a.txt","src/b.c","src/deep/c.h"],"truncated":false}}' grep -l foo .
+expect grep_c 0 '{"ok":true,"data":{"counts":[{"file":"a.txt","count":1},{"file":"src/b.c","count":2},{"file":"src/deep/c.h","count":1}],"truncated":false}}' grep --count foo .
 
 # --include/--exclude, --hidden, --no-skip
 expect grep_include 0 '{"ok":true,"data":{"files":["src/b.c"],"truncated":false}}' grep -l --include '*.c' foo
@@ -47,14 +47,14 @@ printf 'foo built\n' >build/out.txt
 printf 'foo kept\n' >src/deep/keep.h
 printf 'b.c\n' >src/.gitignore
 expect grep_gitignore 0 '{"ok":true,"data":{"files":["a.txt","src/deep/keep.h"],"truncated":false}}' grep -l --gitignore foo
-expect grep_no_gitignore 0 '{"ok":true,"data":{"files":["a.txt","build/out.txt","src/b.c","src/deep/c.h","src/deep/keep.h"],"truncated":false}}' grep -l foo
-expect glob_gitignore 0 '{"ok":true,"data":{"files":["a.txt"],"truncated":false}}' glob --gitignore '*.txt'
+expect grep_no_gitignore 0 '{"ok":true,"data":{"files":["a.txt","build/out.txt","src/b.c","src/deep/c.h","src/deep/keep.h"],"truncated":false}}' grep -l foo .
+expect glob_gitignore 0 '{"ok":true,"data":{"files":["a.txt"],"truncated":false}}' glob --gitignore '*.txt' .
 rm -rf .gitignore src/.gitignore build src/deep/keep.h
 
 # -z: inside .gz files (skipped by extension otherwise)
 printf 'zipped foo line\nother\n' | gzip -c >z.txt.gz
-expect grep_gz_skipped 0 '{"ok":true,"data":{"files":["a.txt","src/b.c","src/deep/c.h"],"truncated":false}}' grep -l foo
-expect grep_gz 0 '{"ok":true,"data":{"matches":[{"file":"z.txt.gz","line":1,"text":"zipped foo line"}],"truncated":false}}' grep -z zipped
+expect grep_gz_skipped 0 '{"ok":true,"data":{"files":["a.txt","src/b.c","src/deep/c.h"],"truncated":false}}' grep -l foo .
+expect grep_gz 0 '{"ok":true,"data":{"matches":[{"file":"z.txt.gz","line":1,"text":"zipped foo line"}],"truncated":false}}' grep -z zipped .
 rm -f z.txt.gz
 
 # -U: a match across lines reports its first line and the lines it spans

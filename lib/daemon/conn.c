@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "daemon_int.h"
+#include "reply.h"
 
 static void conn_update(struct conn *c)
 {
@@ -194,6 +195,19 @@ void job_parsed(struct daemon *d, struct job *j)
 		run_job(d, j);
 }
 
+/* A legacy error line with an empty id, for a line that never became a
+ * request. */
+static void conn_error(struct conn *c, const char *msg)
+{
+	struct reply_run none = {"", "", 0, 0, 1, 0, 0, 0};
+	struct buf b;
+
+	buf_init(&b);
+	reply_legacy(&b, "", 0, &none, msg, REPLY_LINE_MAX);
+	conn_send(c, &b);
+	buf_free(&b);
+}
+
 static void handle_line(struct conn *c, const char *line, size_t len)
 {
 	struct daemon *d = c->d;
@@ -208,12 +222,7 @@ static void handle_line(struct conn *c, const char *line, size_t len)
 	j = len > PARSE_INLINE_MAX ? request_defer_parse(d, line, len)
 				   : request_parse(d, line, len);
 	if (!j) {
-		struct buf b;
-		buf_init(&b);
-		buf_puts(&b, "{\"id\":\"\",\"stdout\":\"\",\"stderr\":\"\","
-			     "\"exit_code\":1,\"error\":\"out of memory\"}\n");
-		conn_send(c, &b);
-		buf_free(&b);
+		conn_error(c, "out of memory");
 		return;
 	}
 	dispatch(d, c, j);
@@ -222,16 +231,13 @@ static void handle_line(struct conn *c, const char *line, size_t len)
 static void oversize(struct conn *c)
 {
 	struct daemon *d = c->d;
-	struct buf b;
+	char msg[100];
 
 	dlog("request line over %zu bytes: answered with an error, skipped",
 	     d->o->max_line);
-	buf_init(&b);
-	buf_printf(&b, "{\"id\":\"\",\"stdout\":\"\",\"stderr\":\"\",\"exit_code\":1,"
-		   "\"error\":\"request line exceeds the limit of %zu bytes\"}\n",
-		   d->o->max_line);
-	conn_send(c, &b);
-	buf_free(&b);
+	snprintf(msg, sizeof(msg), "request line exceeds the limit of %zu bytes",
+		 d->o->max_line);
+	conn_error(c, msg);
 }
 
 void conn_process(struct conn *c)

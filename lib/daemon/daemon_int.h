@@ -63,7 +63,7 @@ struct job {
 	struct buf resp;          /* the response line, '\n' included */
 };
 
-/* request.c */
+/* request.c (parsing) and answer.c */
 /* Parse one line into a job: JOB_DONE with a response (errors), or a job
  * to run. Returns NULL only when out of memory. */
 struct job *request_parse(struct daemon *d, const char *line, size_t len);
@@ -85,8 +85,15 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd);
 #define INLINE_MAX (1u << 20)
 /* 0: a worker's; 1: the loop's; 2: the loop's, as a probe (j->probe). */
 int request_inline_ok(const struct job *j);
+
+/* answer.c: the answers, each rendered into j->resp (the job is done). */
 void resp_legacy(struct job *j, const char *out, size_t out_len,
 		 const char *err, size_t err_len, int code, const char *error);
+/* An error: {"id","ok":false,"error"} (native) or a legacy line with
+ * exit_code code. */
+void resp_fail(struct job *j, int code, const char *msg);
+/* A line that is no request: the legacy error with an empty id. */
+void resp_invalid(struct job *j, const char *what);
 
 /* pool.c */
 struct pool;

@@ -153,18 +153,10 @@ static int loop_timeout(struct daemon *d, long long now)
 	return t <= now ? 0 : (int)(t - now > 60000 ? 60000 : t - now);
 }
 
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 void loop_poll_after(struct daemon *d)
 {
 	if (d->o->poll_us)
-		d->poll_until = mono_ns() + d->o->poll_us * 1000LL;
+		d->poll_until = wfs_now_ns() + d->o->poll_us * 1000LL;
 }
 
 /* The next events: polled for while the window after an in-process
@@ -181,7 +173,7 @@ static int wait_events(struct daemon *d, struct epoll_event *ev, int max,
 		n = epoll_wait(d->ep, ev, max, 0);
 		if (n)
 			return n;
-		if (mono_ns() >= d->poll_until)
+		if (wfs_now_ns() >= d->poll_until)
 			break;
 		sched_yield(); /* a client on this CPU goes first */
 	}

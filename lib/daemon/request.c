@@ -1,13 +1,12 @@
-/* request.c - one NDJSON request: parse, decide how to answer, render.
+/* request.c - one NDJSON request: parse it and decide how to answer.
  *
- * Legacy form {"id","cmd","workdir","stdin","timeout"} answers
- * {"id","stdout","stderr","exit_code","error"?} as the Go daemon does.
- * A cmd that is a plain `wickfs APPLET 'arg'...` runs the applet in
- * process (the fast path) and answers the bytes the spawned command would
- * print. The native form {"id","op","args","stdin"} answers the applet's
- * envelope with the id added.
+ * Legacy form {"id","cmd","workdir","stdin","timeout"}: a cmd that is a
+ * plain `wickfs APPLET 'arg'...` runs the applet in process (the fast
+ * path), anything else is spawned. Native form {"id","op","args","stdin"}:
+ * the applet in process. The answers are answer.c's.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 #include "daemon_int.h"
 #include "json.h"
+#include "reply.h"
 #include "shellwords.h"
 #include "util.h"
 
@@ -81,83 +81,6 @@ void job_cache_free(struct daemon *d)
 	d->njob_cache = 0;
 }
 
-static void resp_begin(struct job *j)
-{
-	buf_reset(&j->resp);
-	buf_puts(&j->resp, "{\"id\":");
-	json_str(&j->resp, j->id, j->id_len);
-	j->mode = JOB_DONE;
-}
-
-static void resp_shell(struct job *j, const char *out, size_t out_len,
-		       const char *err, size_t err_len, int code,
-		       const struct wfs_exec_result *res, const char *error)
-{
-	struct buf *b = &j->resp;
-
-	resp_begin(j);
-	buf_puts(b, ",\"stdout\":");
-	json_str(b, out, out_len);
-	buf_puts(b, ",\"stderr\":");
-	json_str(b, err, err_len);
-	buf_printf(b, ",\"exit_code\":%d", code);
-	if (res && res->out_truncated)
-		buf_puts(b, ",\"stdout_truncated\":true");
-	if (res && res->err_truncated)
-		buf_puts(b, ",\"stderr_truncated\":true");
-	if (error && *error) {
-		buf_puts(b, ",\"error\":");
-		json_cstr(b, error);
-	}
-	buf_puts(b, "}\n");
-}
-
-void resp_legacy(struct job *j, const char *out, size_t out_len,
-		 const char *err, size_t err_len, int code, const char *error)
-{
-	resp_shell(j, out, out_len, err, err_len, code, NULL, error);
-}
-
-/* The applet's envelope with the id spliced in front. */
-static void resp_native(struct job *j, const char *env, size_t len)
-{
-	struct buf *b = &j->resp;
-
-	resp_begin(j);
-	if (len >= 2 && env[0] == '{' && env[len - 1] == '\n') {
-		buf_putc(b, ',');
-		buf_add(b, env + 1, len - 1);
-		return;
-	}
-	/* Not an envelope (an applet's --help text): carry it as data. */
-	buf_puts(b, ",\"ok\":true,\"data\":");
-	json_str(b, env, len);
-	buf_puts(b, "}\n");
-}
-
-static void resp_fail(struct job *j, int code, const char *msg)
-{
-	if (j->native) {
-		resp_begin(j);
-		buf_puts(&j->resp, ",\"ok\":false,\"error\":");
-		json_cstr(&j->resp, msg);
-		buf_puts(&j->resp, "}\n");
-	} else {
-		resp_legacy(j, "", 0, "", 0, code, msg);
-	}
-}
-
-static void resp_invalid(struct job *j, const char *what)
-{
-	char msg[512];
-
-	j->id = "";
-	j->id_len = 0;
-	j->native = 0;
-	snprintf(msg, sizeof(msg), "invalid JSON: %s", what);
-	resp_legacy(j, "", 0, "", 0, 0, msg);
-}
-
 static int token_ok(const char *want, const struct json_val *got)
 {
 	size_t n = strlen(want), i;
@@ -170,22 +93,6 @@ static int token_ok(const char *want, const struct json_val *got)
 	for (i = 0; i < n; i++)
 		diff |= (unsigned char)(want[i] ^ (i < got->len ? got->str[i] : 0));
 	return !diff;
-}
-
-/* A string member: absent and null leave dflt; another type is an error. */
-static int get_str(const struct json_val *v, const char *key, const char **s,
-		   size_t *len)
-{
-	const struct json_val *m = json_get(v, key);
-
-	if (!m || m->type == JSON_NULL)
-		return 0;
-	if (m->type != JSON_STR)
-		return -1;
-	*s = m->str;
-	if (len)
-		*len = m->len;
-	return 0;
 }
 
 static int is_wickfs(const char *word)
@@ -210,17 +117,33 @@ static char *join_words(struct arena *a, char **w, int n)
 	return s;
 }
 
-/* `exec CMD...` without options runs CMD on the loop, not on a worker. */
+/* `exec CMD...` without options runs CMD on the loop, not on a worker;
+ * the reference's form `exec COMMAND` is literal even when it starts
+ * with '-'. */
 static int exec_applet_async(struct job *j, const struct applet *a, int argc,
 			     char **argv)
 {
-	if (strcmp(a->name, "exec") || argc < 1 || argv[0][0] == '-')
+	if (!(a->flags & APPLET_SPAWNS) || argc < 1 ||
+	    (argv[0][0] == '-' && argc != APPLET_REF_ARGS(a->flags)))
 		return 0;
 	j->exec.command = join_words(&j->arena, argv, argc);
 	if (!j->exec.command)
 		return 0;
 	j->mode = JOB_EXEC_APPLET;
 	return 1;
+}
+
+/* Seconds: absent, null, zero or negative take the default; anything
+ * past a century (1e999 is infinity) is a century. Compared as a double
+ * before the cast, which overflows otherwise. */
+static long long timeout_of(const struct json_val *m)
+{
+	const double century = 100.0 * 365 * 86400;
+	double t = m && m->type == JSON_NUM ? m->num : 0;
+
+	if (!(t >= 1))
+		return DAEMON_DEFAULT_TIMEOUT;
+	return t > century ? (long long)century : (long long)t;
 }
 
 static void parse_cmd(struct job *j, const struct json_val *v)
@@ -232,7 +155,7 @@ static void parse_cmd(struct job *j, const struct json_val *v)
 	char **w;
 	int n;
 
-	if (get_str(v, "cmd", &cmd, &len))
+	if (json_get_str(v, "cmd", &cmd, &len))
 		return resp_invalid(j, "field \"cmd\" must be a string");
 	if (!len)
 		return resp_fail(j, 1, "empty command");
@@ -240,7 +163,7 @@ static void parse_cmd(struct job *j, const struct json_val *v)
 		return resp_fail(j, 1, "command contains a NUL byte");
 	n = shellwords_split(&j->arena, cmd, len, &w);
 	if (n >= 2 && is_wickfs(w[0]) && !j->exec.env_add &&
-	    (a = applet_find(w[1])) && !strcmp(a->name, w[1]) &&
+	    (a = applet_find(w[1])) &&
 	    !(a->flags & APPLET_CLI_ONLY) && (!j->workdir || d->private_cwd)) {
 		if (exec_applet_async(j, a, n - 2, w + 2))
 			return;
@@ -260,7 +183,7 @@ static void parse_op(struct job *j, const struct json_val *v)
 	const struct applet *a = applet_find(op->str);
 	size_t i;
 
-	if (!a || strcmp(a->name, op->str) || (a->flags & APPLET_CLI_ONLY)) {
+	if (!a || (a->flags & APPLET_CLI_ONLY)) {
 		char msg[300];
 		snprintf(msg, sizeof(msg), "unknown op: %.200s", op->str);
 		return resp_fail(j, 1, msg);
@@ -359,7 +282,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		resp_invalid(j, "a request must be a JSON object");
 		return;
 	}
-	if (get_str(&v, "id", &j->id, &j->id_len)) {
+	if (json_get_str(&v, "id", &j->id, &j->id_len)) {
 		resp_invalid(j, "field \"id\" must be a string");
 		return;
 	}
@@ -376,16 +299,10 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		resp_invalid(j, "field \"timeout\" must be a number of seconds");
 		return;
 	}
-	/* compared as a double first: 1e999 (infinity) overflows the cast */
-	j->timeout_s = m && m->type == JSON_NUM && m->num >= 1 ?
-		(m->num > 4e9 ? 4000000000LL : (long long)m->num) : 0;
-	if (j->timeout_s <= 0)
-		j->timeout_s = DAEMON_DEFAULT_TIMEOUT;
-	if (j->timeout_s > 100LL * 365 * 86400)
-		j->timeout_s = 100LL * 365 * 86400;
+	j->timeout_s = timeout_of(m);
 	j->deadline_ms = j->started_ms + j->timeout_s * 1000;
-	if (get_str(&v, "workdir", &j->workdir, NULL) ||
-	    get_str(&v, "stdin", &j->in, &j->in_len)) {
+	if (json_get_str(&v, "workdir", &j->workdir, NULL) ||
+	    json_get_str(&v, "stdin", &j->in, &j->in_len)) {
 		resp_invalid(j, "fields \"workdir\" and \"stdin\" must be strings");
 		return;
 	}
@@ -400,6 +317,18 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		parse_op(j, &v);
 	else
 		parse_cmd(j, &v);
+	if ((j->mode == JOB_SHELL || j->mode == JOB_EXEC_APPLET) &&
+	    d->o->readonly && !d->o->readonly_exec) {
+		struct buf env;
+		if (j->mode == JOB_SHELL || j->native)
+			return resp_fail(j, 1, EXEC_READONLY_MSG);
+		/* what `wickfs exec` itself answers in read-only mode */
+		buf_init(&env);
+		reply_error_line(&env, EXEC_READONLY_MSG);
+		resp_legacy(j, env.p ? env.p : "", env.len, "", 0, 1, NULL);
+		buf_free(&env);
+		return;
+	}
 	if (j->mode == JOB_SHELL || j->mode == JOB_EXEC_APPLET) {
 		j->exec.cwd = j->workdir;
 		j->exec.in = j->in;
@@ -407,143 +336,4 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		j->exec.timeout_ms = j->timeout_s * 1000;
 		j->exec.max_output = d->o->max_output;
 	}
-}
-
-static void timeout_msg(struct job *j, char *msg, size_t n)
-{
-	snprintf(msg, n, "command timed out after %llds", j->timeout_s);
-}
-
-void request_command_done(struct job *j, struct wfs_exec_result *res,
-			  const char *spawn_error)
-{
-	const char *shut = "daemon shutting down: command killed";
-	struct buf env;
-	char msg[128];
-
-	timeout_msg(j, msg, sizeof(msg));
-	if (j->mode == JOB_SHELL) {
-		if (spawn_error)
-			return resp_legacy(j, "", 0, "", 0, 1, spawn_error);
-		return resp_shell(j, res->out.p ? res->out.p : "", res->out.len,
-				  res->err.p ? res->err.p : "", res->err.len,
-				  res->exit_code, res,
-				  res->timed_out ? msg : j->cancelled ? shut : NULL);
-	}
-	/* JOB_EXEC_APPLET: what `wickfs exec CMD` would have printed. */
-	buf_init(&env);
-	if (spawn_error) {
-		buf_puts(&env, "{\"ok\":false,\"error\":");
-		json_cstr(&env, spawn_error);
-		buf_puts(&env, "}\n");
-	} else if (!j->native && (res->timed_out || j->cancelled)) {
-		/* The request's timeout killed the whole `wickfs exec`. */
-		buf_free(&env);
-		return resp_legacy(j, "", 0, "", 0, res->timed_out ? 124 : -1,
-				   res->timed_out ? msg : shut);
-	} else {
-		exec_render(&env, res);
-	}
-	if (j->native)
-		resp_native(j, env.p, env.len);
-	else
-		resp_legacy(j, env.p, env.len, "", 0, spawn_error ? 1 : 0, NULL);
-	buf_free(&env);
-}
-
-int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
-{
-	struct buf out, err;
-	struct wfs_ctx ctx;
-	struct req r;
-	int rc, again = 0;
-
-	if (private_cwd && j->workdir && chdir(j->workdir)) {
-		char msg[600], eb[128];
-		snprintf(eb, sizeof(eb), "%s", strerror(errno));
-		if (eb[0] >= 'A' && eb[0] <= 'Z')
-			eb[0] = (char)(eb[0] - 'A' + 'a');
-		snprintf(msg, sizeof(msg), "chdir %.400s: %s",
-			 j->workdir ? j->workdir : ".", eb);
-		resp_fail(j, 1, msg);
-		return 0;
-	}
-	buf_init(&out);
-	buf_init(&err);
-	wfs_ctx_init_root(&ctx, &j->arena, j->d->root);
-	ctx.deadline_ms = j->deadline_ms;
-	ctx.cancel = &j->d->stopping;
-	if (j->probe)
-		ctx.read_max = INLINE_MAX;
-	memset(&r, 0, sizeof(r));
-	r.in = j->in ? j->in : "";
-	r.in_len = j->in ? j->in_len : 0;
-	r.in_fd = -1;
-	r.in_loaded = 1;
-	r.out = &out;
-	r.err = &err;
-	r.arena = &j->arena;
-	r.ctx = &ctx;
-	rc = applet_run(j->applet, &r, j->argc, j->argv);
-	if (ctx.too_big) {
-		again = 1; /* nothing answered: a worker reads it */
-		j->probe = 0;
-	} else if (out.oom || err.oom) {
-		resp_fail(j, 1, "out of memory");
-	} else if (j->native) {
-		resp_native(j, out.p ? out.p : "", out.len);
-	} else {
-		char msg[128] = "";
-		if (rc && j->d->stopping)
-			snprintf(msg, sizeof(msg), "daemon shutting down");
-		else if (rc && wfs_now_ms() >= j->deadline_ms)
-			timeout_msg(j, msg, sizeof(msg));
-		resp_legacy(j, out.p ? out.p : "", out.len, err.p ? err.p : "",
-			    err.len, *msg && !j->d->stopping ? 124 : rc, msg);
-	}
-	buf_free(&out);
-	buf_free(&err);
-	/* Back where we were: the next request may have no workdir. */
-	if (private_cwd && j->workdir && fchdir(cwd_fd) && !again)
-		resp_fail(j, 1, "cannot return to the daemon's directory");
-	return again;
-}
-
-/* Small file operations run on the loop thread itself: a handoff to a
- * worker and back costs more than the work. Anything that can take long
- * (grep, glob, big files, directories, options we do not know) goes to
- * the workers. */
-int request_inline_ok(const struct job *j)
-{
-	const char *name = j->applet->name, *path;
-	char full[4096];
-	struct stat st;
-	int i;
-
-	if (strcmp(name, "read") && strcmp(name, "ls") &&
-	    strcmp(name, "write") && strcmp(name, "edit"))
-		return 0;
-	for (i = 0; i < j->argc; i++)
-		if (j->argv[i][0] == '-')
-			return 0;
-	if (j->in_len > INLINE_MAX)
-		return 0;
-	/* read tries on the loop and gives up on a big file by itself
-	 * (probe): no stat for the common small one */
-	if (!strcmp(name, "read"))
-		return 2;
-	path = j->argc ? j->argv[0] : ".";
-	if (!*path)
-		path = ".";
-	if (path[0] != '/' && j->workdir) {
-		if ((size_t)snprintf(full, sizeof(full), "%s/%s", j->workdir, path) >=
-		    sizeof(full))
-			return 0;
-		path = full;
-	}
-	if (stat(path, &st))
-		return 1; /* fails fast, in the applet, with its own message */
-	if (S_ISDIR(st.st_mode))
-		return !strcmp(name, "ls") && st.st_size <= INLINE_MAX / 4;
-	return S_ISREG(st.st_mode) && st.st_size <= INLINE_MAX;
 }

@@ -20,6 +20,8 @@ struct daemon_opts {
 	int max_procs;       /* commands running at once; more wait */
 	int verbose;         /* log every request */
 	int poll_us;         /* busy-poll window after an in-process answer */
+	int readonly;        /* WICKFS_READONLY: refuse writes and commands */
+	int readonly_exec;   /* WICKFS_READONLY_EXEC: ... but run commands */
 };
 
 /* Serve until SIGTERM/SIGINT. Returns the process exit status. */

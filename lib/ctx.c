@@ -1,0 +1,159 @@
+/* ctx.c - the context every operation gets (include/wickfs.h): the
+ * workspace root, read-only mode, deadline and cancel flag, the clock,
+ * and the error message with its cause. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include "fsutil.h"
+#include "wickfs.h"
+
+/* A boolean variable: unset or empty is off; anything but the usual
+ * words is an error, so WICKFS_READONLY=true never leaves writes on. */
+static int env_bool(struct wfs_ctx *c, const char *name, int *val)
+{
+	static const char *const words[] = {"0", "false", "no", "off",
+					    "1", "true", "yes", "on"};
+	const char *v = getenv(name);
+	int i;
+
+	*val = 0;
+	if (!v || !*v)
+		return 0;
+	for (i = 0; i < 8; i++) {
+		if (!strcasecmp(v, words[i])) {
+			*val = i >= 4;
+			return 0;
+		}
+	}
+	return wfs_fail(c, "%s=%s: not a boolean; use 1, true, yes, on or 0, "
+			"false, no, off", name, v);
+}
+
+void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root)
+{
+	memset(c, 0, sizeof(*c));
+	c->arena = a;
+	c->root = root;
+}
+
+int wfs_ctx_modes(struct wfs_ctx *c)
+{
+	if (env_bool(c, "WICKFS_READONLY", &c->readonly) ||
+	    env_bool(c, "WICKFS_READONLY_EXEC", &c->readonly_exec))
+		return -1;
+	return 0;
+}
+
+int wfs_ctx_init(struct wfs_ctx *c, struct arena *a)
+{
+	const char *root = getenv("WICKFS_ROOT");
+
+	wfs_ctx_init_root(c, a, NULL);
+	if (root && *root) {
+		char *real = realpath(root, NULL);
+		c->root = real ? arena_strdup(a, real) : root;
+		if (!c->root) {
+			c->root = root;
+			c->root_errno = ENOMEM;
+		} else if (!real) {
+			c->root_errno = errno;
+		}
+		free(real);
+	}
+	return wfs_ctx_modes(c);
+}
+
+/* The start of a UTF-8 character at or before p (never before s). */
+static size_t char_start(const char *s, size_t p)
+{
+	while (p && ((unsigned char)s[p] & 0xc0) == 0x80)
+		p--;
+	return p;
+}
+
+void wfs_vformat(char *dst, size_t n, const char *fmt, va_list ap)
+{
+	size_t head, tail, len;
+	va_list again;
+	char *full;
+	int need;
+
+	va_copy(again, ap);
+	need = vsnprintf(dst, n, fmt, ap);
+	if (need < 0 || (size_t)need < n || n < 64) {
+		va_end(again);
+		return;
+	}
+	/* Too long: a path of 4 KiB. Keep the start and the end, where the
+	 * cause is ("file name too long"), and cut the middle. */
+	len = (size_t)need;
+	full = malloc(len + 1);
+	if (full)
+		vsnprintf(full, len + 1, fmt, again);
+	va_end(again);
+	if (!full)
+		return;
+	head = char_start(full, (n - 5) / 2);
+	tail = len - (n - 5 - head);
+	while (tail < len && ((unsigned char)full[tail] & 0xc0) == 0x80)
+		tail++;
+	snprintf(dst, n, "%.*s...%s", (int)head, full, full + tail);
+	free(full);
+}
+
+int wfs_fail(struct wfs_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	wfs_vformat(c->err, sizeof(c->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *wfs_strerror(int err, char *b, size_t n)
+{
+	snprintf(b, n, "%s", strerror(err));
+	if (b[0] >= 'A' && b[0] <= 'Z')
+		b[0] = (char)(b[0] - 'A' + 'a');
+	return b;
+}
+
+int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err)
+{
+	char msg[128];
+
+	wfs_fail(c, "%s %s: %s", op, path, wfs_strerror(err, msg, sizeof(msg)));
+	errno = err; /* callers may still look at the cause */
+	return -1;
+}
+
+long long wfs_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+long long wfs_now_ms(void)
+{
+	return wfs_now_ns() / 1000000;
+}
+
+int wfs_expired(struct wfs_ctx *c)
+{
+	if (c->cancel && *c->cancel) {
+		wfs_fail(c, "operation cancelled");
+		return 1;
+	}
+	if (c->deadline_ms && wfs_now_ms() >= c->deadline_ms) {
+		wfs_fail(c, "operation timed out");
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,284 @@
+/* answer.c - the answers of the daemon's requests: the applet run in
+ * process, a finished command, errors; every line through lib/reply.c,
+ * under the host's line limit (include/reply.h).
+ *
+ * Legacy requests are answered {"id","stdout","stderr","exit_code",
+ * "error"?} as the Go daemon does, with the applet's envelope as stdout
+ * on the fast path; native ones with the applet's envelope, the id
+ * spliced in front.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "daemon_int.h"
+#include "json.h"
+#include "reply.h"
+
+static void resp_begin(struct job *j)
+{
+	buf_reset(&j->resp);
+	buf_puts(&j->resp, "{\"id\":");
+	json_str(&j->resp, j->id, j->id_len);
+	j->mode = JOB_DONE;
+}
+
+/* A legacy line: a command's streams, cut to fit one response line. */
+static void resp_run(struct job *j, const struct reply_run *run,
+		     const char *error)
+{
+	buf_reset(&j->resp);
+	reply_legacy(&j->resp, j->id, j->id_len, run, error, REPLY_LINE_MAX);
+	j->mode = JOB_DONE;
+}
+
+void resp_legacy(struct job *j, const char *out, size_t out_len,
+		 const char *err, size_t err_len, int code, const char *error)
+{
+	struct reply_run run = {out, err, out_len, err_len, code, 0, 0, 0};
+
+	resp_run(j, &run, error);
+}
+
+/* An applet's answer too big for one response line (a 12 MB file read in
+ * one piece): an error envelope that says how to ask for less. */
+static void too_big(const struct job *j, size_t size, struct buf *b)
+{
+	buf_reset(b);
+	reply_too_big(b, j->applet ? j->applet->name : "wickfs", size);
+}
+
+/* The fast path's legacy line: the envelope is stdout, escaped once more.
+ * An envelope cut short would not parse: too big, it becomes an error. */
+static void resp_legacy_env(struct job *j, const char *env, size_t len,
+			    const char *err, size_t err_len, int code,
+			    const char *error)
+{
+	size_t room = REPLY_LINE_MAX - reply_legacy_overhead(j->id, j->id_len, error);
+	struct buf big;
+
+	if ((len + err_len) * 6 < room ||
+	    json_str_size(env, len, room, NULL) +
+	    json_str_size(err, err_len, room, NULL) < room)
+		return resp_legacy(j, env, len, err, err_len, code, error);
+	buf_init(&big);
+	too_big(j, len, &big);
+	resp_legacy(j, big.p ? big.p : "", big.len, "", 0, 1, error);
+	buf_free(&big);
+}
+
+/* The applet's envelope with the id spliced in front. */
+static void resp_native(struct job *j, const char *env, size_t len)
+{
+	struct buf *b = &j->resp;
+
+	if (len + json_str_size(j->id, j->id_len, SIZE_MAX, NULL) + 8 >=
+	    REPLY_LINE_MAX) {
+		struct buf big;
+		buf_init(&big);
+		too_big(j, len, &big);
+		resp_native(j, big.p ? big.p : "", big.len);
+		buf_free(&big);
+		return;
+	}
+	resp_begin(j);
+	if (len >= 2 && env[0] == '{' && env[len - 1] == '\n') {
+		buf_putc(b, ',');
+		buf_add(b, env + 1, len - 1);
+		return;
+	}
+	/* Not an envelope (an applet's --help text): carry it as data. */
+	buf_puts(b, ",\"ok\":true,\"data\":");
+	json_str(b, env, len);
+	buf_puts(b, "}\n");
+}
+
+void resp_fail(struct job *j, int code, const char *msg)
+{
+	if (j->native) {
+		resp_begin(j);
+		buf_puts(&j->resp, ",\"ok\":false,\"error\":");
+		json_cstr(&j->resp, msg);
+		buf_puts(&j->resp, "}\n");
+	} else {
+		resp_legacy(j, "", 0, "", 0, code, msg);
+	}
+}
+
+void resp_invalid(struct job *j, const char *what)
+{
+	char msg[512];
+
+	j->id = "";
+	j->id_len = 0;
+	j->native = 0;
+	snprintf(msg, sizeof(msg), "invalid JSON: %s", what);
+	resp_legacy(j, "", 0, "", 0, 0, msg);
+}
+
+static void timeout_msg(struct job *j, char *msg, size_t n)
+{
+	snprintf(msg, n, "command timed out after %llds", j->timeout_s);
+}
+
+/* exec's envelope sized for the line it goes out in: spliced after the id
+ * (native), or escaped once more as the legacy stdout, where the budget
+ * shrinks by the measured growth until it fits. */
+static void exec_env_fit(const struct job *j, const struct reply_run *run,
+			 struct buf *env)
+{
+	size_t over = reply_legacy_overhead(j->id, j->id_len, NULL);
+	size_t max = REPLY_LINE_MAX - over, need;
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		buf_reset(env);
+		reply_exec(env, run, max);
+		if (j->native)
+			return;
+		need = json_str_size(env->p, env->len, SIZE_MAX, NULL) + over;
+		if (need < REPLY_LINE_MAX)
+			return;
+		max = (size_t)((double)max * (double)(REPLY_LINE_MAX - over) /
+			       (double)need) - 64;
+	}
+}
+
+void request_command_done(struct job *j, struct wfs_exec_result *res,
+			  const char *spawn_error)
+{
+	const char *shut = "daemon shutting down: command killed";
+	struct buf env;
+	char msg[128];
+
+	struct reply_run run;
+
+	timeout_msg(j, msg, sizeof(msg));
+	if (j->mode == JOB_SHELL) {
+		if (spawn_error)
+			return resp_legacy(j, "", 0, "", 0, 1, spawn_error);
+		run = reply_run_of(res);
+		return resp_run(j, &run, res->timed_out ? msg
+				: j->cancelled ? shut : NULL);
+	}
+	/* JOB_EXEC_APPLET: what `wickfs exec CMD` would have printed. */
+	buf_init(&env);
+	if (spawn_error) {
+		reply_error_line(&env, spawn_error);
+	} else if (!j->native && (res->timed_out || j->cancelled)) {
+		/* The request's timeout killed the whole `wickfs exec`. */
+		buf_free(&env);
+		return resp_legacy(j, "", 0, "", 0, res->timed_out ? 124 : -1,
+				   res->timed_out ? msg : shut);
+	} else {
+		run = reply_run_of(res);
+		exec_env_fit(j, &run, &env);
+	}
+	if (j->native)
+		resp_native(j, env.p, env.len);
+	else
+		resp_legacy_env(j, env.p, env.len, "", 0, spawn_error ? 1 : 0, NULL);
+	buf_free(&env);
+}
+
+int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
+{
+	struct buf out, err;
+	struct wfs_ctx ctx;
+	struct req r;
+	int rc, again = 0;
+
+	if (private_cwd && j->workdir && chdir(j->workdir)) {
+		char msg[600], eb[128];
+		snprintf(eb, sizeof(eb), "%s", strerror(errno));
+		if (eb[0] >= 'A' && eb[0] <= 'Z')
+			eb[0] = (char)(eb[0] - 'A' + 'a');
+		snprintf(msg, sizeof(msg), "chdir %.400s: %s",
+			 j->workdir ? j->workdir : ".", eb);
+		resp_fail(j, 1, msg);
+		return 0;
+	}
+	buf_init(&out);
+	buf_init(&err);
+	wfs_ctx_init_root(&ctx, &j->arena, j->d->root);
+	ctx.readonly = j->d->o->readonly;
+	ctx.readonly_exec = j->d->o->readonly_exec;
+	ctx.deadline_ms = j->deadline_ms;
+	ctx.cancel = &j->d->stopping;
+	if (j->probe)
+		ctx.read_max = INLINE_MAX;
+	memset(&r, 0, sizeof(r));
+	r.in = j->in ? j->in : "";
+	r.in_len = j->in ? j->in_len : 0;
+	r.in_fd = -1;
+	r.in_loaded = 1;
+	r.out = &out;
+	r.err = &err;
+	r.arena = &j->arena;
+	r.ctx = &ctx;
+	rc = applet_run(j->applet, &r, j->argc, j->argv);
+	if (ctx.too_big) {
+		again = 1; /* nothing answered: a worker reads it */
+		j->probe = 0;
+	} else if (out.oom || err.oom) {
+		resp_fail(j, 1, "out of memory");
+	} else if (j->native) {
+		resp_native(j, out.p ? out.p : "", out.len);
+	} else {
+		char msg[128] = "";
+		if (rc && j->d->stopping)
+			snprintf(msg, sizeof(msg), "daemon shutting down");
+		else if (rc && wfs_now_ms() >= j->deadline_ms)
+			timeout_msg(j, msg, sizeof(msg));
+		resp_legacy_env(j, out.p ? out.p : "", out.len,
+				err.p ? err.p : "", err.len,
+				*msg && !j->d->stopping ? 124 : rc, msg);
+	}
+	buf_free(&out);
+	buf_free(&err);
+	/* Back where we were: the next request may have no workdir. */
+	if (private_cwd && j->workdir && fchdir(cwd_fd) && !again)
+		resp_fail(j, 1, "cannot return to the daemon's directory");
+	return again;
+}
+
+/* Small file operations run on the loop thread itself: a handoff to a
+ * worker and back costs more than the work. Anything that can take long
+ * (grep, glob, big files, directories, options we do not know) goes to
+ * the workers. */
+int request_inline_ok(const struct job *j)
+{
+	unsigned flags = j->applet->flags;
+	const char *path;
+	char full[4096];
+	struct stat st;
+	int i;
+
+	if (!(flags & APPLET_LOOP_OK))
+		return 0;
+	for (i = 0; i < j->argc; i++)
+		if (j->argv[i][0] == '-')
+			return 0;
+	if (j->in_len > INLINE_MAX)
+		return 0;
+	/* read tries on the loop and gives up on a big file by itself
+	 * (probe): no stat for the common small one */
+	if (flags & APPLET_LOOP_PROBE)
+		return 2;
+	path = j->argc ? j->argv[0] : ".";
+	if (!*path)
+		path = ".";
+	if (path[0] != '/' && j->workdir) {
+		if ((size_t)snprintf(full, sizeof(full), "%s/%s", j->workdir, path) >=
+		    sizeof(full))
+			return 0;
+		path = full;
+	}
+	if (stat(path, &st))
+		return 1; /* fails fast, in the applet, with its own message */
+	if (S_ISDIR(st.st_mode))
+		return (flags & APPLET_LOOP_DIR) && st.st_size <= INLINE_MAX / 4;
+	return S_ISREG(st.st_mode) && st.st_size <= INLINE_MAX;
+}
