@@ -93,7 +93,7 @@ static int stage(struct wfs_ctx *c, struct slot *s, struct slot *dst)
 		return -1;
 	buf_init(&nb);
 	if (applypatch_update(f, old, len, &nb, msg, sizeof(msg)))
-		rc = wfs_fail(c, OP " %s: %s", s->path, msg);
+		rc = wfs_fail(c, OP " %s", msg); /* msg names the file */
 	else if (nb.oom)
 		rc = wfs_fail(c, OP " %s: out of memory", s->path);
 	else
