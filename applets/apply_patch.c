@@ -15,7 +15,9 @@
  *	  Every file is locked (as edit locks) and its new content staged
  *	  in a temp file beside it; only when all are ready are they renamed
  *	  over their targets, then moved and deleted files removed. Any
- *	  error before that changes nothing. Each rename is atomic: a kill
+ *	  error before that changes no file (the missing parent directories
+ *	  of an added or moved-to file may have been made). Each rename is
+ *	  atomic: a kill
  *	  between two renames leaves each file whole, old or new, and the
  *	  unrenamed temps (.wickfs-tmp-*) behind. Under --root every path
  *	  must resolve beneath it. Errors name the patch line and the file.
