@@ -1,12 +1,13 @@
 /* edit.c - replace text in a file
  *
- * APPLET(edit, "all unique !all,unique", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK)
+ * APPLET(edit, "all unique insert-line#<0 !all,unique !all,insert-line !unique,insert-line", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK)
  *
  * config APPLET_EDIT
  *	bool "edit: replace text in a file"
  *	default y
  *	help
  *	  usage: wickfs edit [--all|--unique] PATH < {"old_text":..,"new_text":..}
+ *	         wickfs edit --insert-line N PATH < {"new_text":..}
  *
  *	  Replace the first occurrence of old_text with new_text (keys match
  *	  case-insensitively; others are ignored). Every other byte is kept
@@ -16,15 +17,25 @@
  *
  *	  --all     replace every occurrence
  *	  --unique  fail, listing the lines, when old_text occurs more than once
+ *	  --insert-line N  insert new_text as whole lines after line N (0: at
+ *	            the top); old_text must be absent
+ *
+ *	  old_text equal to new_text is an error. When old_text is not found,
+ *	  the error gives the lines of the closest match ignoring whitespace,
+ *	  if any, and says when the file has CRLF line endings.
  */
 #include <errno.h>
 #include <string.h>
 #define FOR_edit
 #include "applet.h"
 #include "json.h"
+#include "textops.h"
 
 int edit_main(struct req *r)
 {
+	int insert = opt_has(r, OPT_insert_line);
+	size_t after = (size_t)opt_num(r, OPT_insert_line);
+	int all = opt_has(r, OPT_all) ? 1 : opt_has(r, OPT_unique) ? -1 : 0;
 	struct wfs_edit e = {"", 0, "", 0, 0}; /* absent texts are empty */
 	struct json_val v;
 	const char *in;
@@ -44,9 +55,14 @@ int edit_main(struct req *r)
 		return reply_error(r, "invalid JSON input: old_text must be a string");
 	if (json_get_str(&v, "new_text", &e.new_text, &e.new_len))
 		return reply_error(r, "invalid JSON input: new_text must be a string");
-	e.all = opt_has(r, OPT_all) ? 1 : opt_has(r, OPT_unique) ? -1 : 0;
-	if (wfs_edit(r->ctx, r->argv[0], &e, &n))
+	e.all = all;
+	if (insert && e.old_len)
+		return reply_error(r, "edit %s: --insert-line takes new_text only, not old_text",
+				   r->argv[0]);
+	if (insert ? wfs_insert_line(r->ctx, r->argv[0], after, e.new_text, e.new_len)
+		   : wfs_edit(r->ctx, r->argv[0], &e, &n))
 		return reply_ctx_error(r);
+	n = insert ? 1 : n;
 	reply_ok_begin(r);
 	buf_puts(r->out, "{\"path\":");
 	json_cstr(r->out, r->argv[0]);

@@ -1,36 +1,134 @@
 /* read.c - print a file
  *
- * APPLET(read, "", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_LOOP_PROBE)
+ * APPLET(read, "lines bytes offset#<0 limit#<1>16777216 !lines,bytes", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_LOOP_PROBE)
  *
  * config APPLET_READ
  *	bool "read: print a file as a JSON string"
  *	default y
  *	help
  *	  usage: wickfs read PATH
+ *	         wickfs read --lines [--offset N] [--limit N] PATH
+ *	         wickfs read --bytes [--offset N] [--limit N] PATH
  *
  *	  The whole file as a string when it is valid UTF-8, else "base64:"
  *	  and its standard base64. FIFOs, sockets and devices are refused.
  *	  WICKFS_MAX_FILE bounds the size (default 1 GiB).
+ *
+ *	  --lines   numbered lines as `cat -n` prints them (6-wide number,
+ *	            tab), from line --offset (1 = the first) at most --limit
+ *	            lines (default 2000); a line over 2000 characters is cut
+ *	            with a marker. Data: {"path","text","offset","lines",
+ *	            "total_lines","truncated"}.
+ *	  --bytes   the bytes from --offset (default 0) at most --limit
+ *	            (default 65536, at most 16 MiB), of a file of any size, as a string or
+ *	            "base64:..." when not UTF-8. Data: {"path","content",
+ *	            "offset","bytes","size","eof"}.
  */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
 #define FOR_read
 #include "applet.h"
+#include "fsutil.h"
 #include "json.h"
+#include "lines.h"
 #include "util.h"
 
-int read_main(struct req *r)
+#define READ_BYTES_LIMIT 65536
+
+static void put_text(struct buf *out, const char *data, size_t len)
 {
+	if (utf8_valid(data, len)) {
+		json_str(out, data, len);
+	} else {
+		buf_puts(out, "\"base64:");
+		base64_encode(out, (const unsigned char *)data, len);
+		buf_putc(out, '"');
+	}
+}
+
+static int read_lines(struct req *r, long long offset, long long limit)
+{
+	struct lines_page page;
+	struct buf text;
 	char *data;
 	size_t len;
 
 	if (wfs_read(r->ctx, r->argv[0], &data, &len))
 		return reply_ctx_error(r);
-	reply_ok_begin(r);
-	if (utf8_valid(data, len)) {
-		json_str(r->out, data, len);
-	} else {
-		buf_puts(r->out, "\"base64:");
-		base64_encode(r->out, (const unsigned char *)data, len);
-		buf_putc(r->out, '"');
+	buf_init(&text);
+	lines_page(data, len, (size_t)offset, (size_t)limit, 0, &text, &page);
+	if (text.oom) {
+		buf_free(&text);
+		return reply_error(r, "read %s: out of memory", r->argv[0]);
 	}
+	reply_ok_begin(r);
+	buf_puts(r->out, "{\"path\":");
+	json_cstr(r->out, r->argv[0]);
+	buf_puts(r->out, ",\"text\":");
+	json_str(r->out, text.p ? text.p : "", text.len);
+	buf_printf(r->out, ",\"offset\":%zu,\"lines\":%zu,\"total_lines\":%zu,\"truncated\":%s}",
+		   page.first, page.shown, page.total, page.truncated ? "true" : "false");
+	buf_free(&text);
+	return reply_ok_end(r);
+}
+
+/* A byte range by pread: no need to load, or to bound, the whole file. */
+static int read_bytes(struct req *r, long long offset, long long limit)
+{
+	const char *path = r->argv[0];
+	struct stat st;
+	char *data;
+	ssize_t got = 0;
+	size_t n = 0;
+	int fd;
+
+	fd = fs_open_regular(r->ctx, "read", path, &st);
+	if (fd < 0)
+		return reply_ctx_error(r);
+	if (offset < st.st_size)
+		n = (size_t)(st.st_size - offset < limit ? st.st_size - offset : limit);
+	data = arena_alloc(r->arena, n + 1);
+	while (data && n && (got = pread(fd, data, n, (off_t)offset)) < 0 && errno == EINTR)
+		;
+	close(fd);
+	if (!data)
+		return reply_error(r, "read %s: out of memory", path);
+	if (got < 0)
+		return reply_error(r, "read %s: %s", path, strerror(errno));
+	reply_ok_begin(r);
+	buf_puts(r->out, "{\"path\":");
+	json_cstr(r->out, path);
+	buf_puts(r->out, ",\"content\":");
+	put_text(r->out, data, (size_t)got);
+	buf_printf(r->out, ",\"offset\":%lld,\"bytes\":%zd,\"size\":%lld,\"eof\":%s}",
+		   offset, got, (long long)st.st_size,
+		   offset + got >= st.st_size ? "true" : "false");
+	return reply_ok_end(r);
+}
+
+int read_main(struct req *r)
+{
+	int lines = opt_has(r, OPT_lines), bytes = opt_has(r, OPT_bytes);
+	int has_offset = opt_has(r, OPT_offset), has_limit = opt_has(r, OPT_limit);
+	long long offset = has_offset ? opt_num(r, OPT_offset) : lines ? 1 : 0;
+	long long limit = has_limit ? opt_num(r, OPT_limit)
+				    : lines ? LINES_LIMIT : READ_BYTES_LIMIT;
+	char *data;
+	size_t len;
+
+	if ((has_offset || has_limit) && !lines && !bytes)
+		return reply_error(r, "read %s: --offset and --limit need --lines or --bytes",
+				   r->argv[0]);
+	if (lines && offset < 1)
+		return reply_error(r, "read %s: --offset counts lines from 1", r->argv[0]);
+	if (lines)
+		return read_lines(r, offset, limit);
+	if (bytes)
+		return read_bytes(r, offset, limit);
+	if (wfs_read(r->ctx, r->argv[0], &data, &len))
+		return reply_ctx_error(r);
+	reply_ok_begin(r);
+	put_text(r->out, data, len);
 	return reply_ok_end(r);
 }

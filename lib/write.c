@@ -17,8 +17,10 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "filelock.h"
 #include "fsops.h"
 #include "fsutil.h"
+#include "patch.h"
 #include "util.h"
 
 static int mkdir_parents(struct wfs_ctx *c, const char *op, char *dir)
@@ -122,26 +124,24 @@ static int lock_current(struct wfs_ctx *c, const char *op, int dirfd,
 	return wfs_fail(c, "%s %s: file keeps being replaced", op, path);
 }
 
-/* Write data to a temp file in dirfd and rename it over name: both by
- * name in the directory opened beneath the root (when confined), so the
- * content cannot land elsewhere even if a component is swapped now. */
-static int replace_file(struct wfs_ctx *c, const char *op, int dirfd,
-			const char *name, const char *target, const char *data,
-			size_t len, const struct stat *old, int noreplace)
+/* Write data to a new temp file in dirfd, mode (and owner) of old when
+ * given; *tmp gets its name. The target is untouched until wfs_commit. */
+int wfs_stage(struct wfs_ctx *c, const char *op, int dirfd, const char *target,
+	      const char *data, size_t len, const struct stat *old, char **tmp)
 {
-	char *tmp = NULL;
 	unsigned long long rnd;
 	size_t off = 0;
 	int fd = -1, tries, e;
 
+	*tmp = NULL;
 	for (tries = 0; tries < 100; tries++) {
 		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 			rnd = (unsigned long long)wfs_now_ms() * 2654435761u + (unsigned)tries;
-		tmp = arena_printf(c->arena, ".wickfs-tmp-%016llx", rnd);
-		if (!tmp)
+		*tmp = arena_printf(c->arena, ".wickfs-tmp-%016llx", rnd);
+		if (!*tmp)
 			return wfs_fail(c, "%s %s: out of memory", op, target);
 		/* 0666 through the umask, as a new file should be. */
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		fd = openat(dirfd, *tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
@@ -171,24 +171,55 @@ static int replace_file(struct wfs_ctx *c, const char *op, int dirfd,
 		e = errno;
 		goto fail;
 	}
-	if (close(fd)) {
-		fd = -1;
-		e = errno;
-		goto fail;
-	}
+	e = close(fd) ? errno : 0;
 	fd = -1;
-	/* --no-clobber: RENAME_NOREPLACE, so a file made meanwhile stays */
-	if (noreplace ? syscall(SYS_renameat2, dirfd, tmp, dirfd, name, 1)
-		      : renameat(dirfd, tmp, dirfd, name)) {
-		e = errno;
-		goto fail;
-	}
-	return 0;
+	if (!e)
+		return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
+	unlinkat(dirfd, *tmp, 0);
+	return fs_fail_errno(c, op, target, e);
+}
+
+/* Rename the staged tmp over name (by name in the directory opened
+ * beneath the root when confined, so it cannot land elsewhere); the temp
+ * is removed on failure. */
+static int commit_as(struct wfs_ctx *c, const char *op, int dirfd,
+		     const char *tmp, const char *name, const char *target,
+		     int noreplace);
+
+int wfs_commit(struct wfs_ctx *c, const char *op, int dirfd, const char *tmp,
+	       const char *name, const char *target)
+{
+	return commit_as(c, op, dirfd, tmp, name, target, 0);
+}
+
+/* NOREPLACE (--no-clobber): RENAME_NOREPLACE, so a file made meanwhile
+ * stays. */
+static int commit_as(struct wfs_ctx *c, const char *op, int dirfd,
+		     const char *tmp, const char *name, const char *target,
+		     int noreplace)
+{
+	int e;
+
+	if (!(noreplace ? syscall(SYS_renameat2, dirfd, tmp, dirfd, name, 1)
+			: renameat(dirfd, tmp, dirfd, name)))
+		return 0;
+	e = errno;
 	unlinkat(dirfd, tmp, 0);
 	return fs_fail_errno(c, op, target, e);
+}
+
+static int replace_file(struct wfs_ctx *c, const char *op, int dirfd,
+			const char *name, const char *target, const char *data,
+			size_t len, const struct stat *old, int noreplace)
+{
+	char *tmp;
+
+	if (wfs_stage(c, op, dirfd, target, data, len, old, &tmp))
+		return -1;
+	return commit_as(c, op, dirfd, tmp, name, target, noreplace);
 }
 
 int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
@@ -253,6 +284,28 @@ static void describe_lines(char *out, size_t outlen, const char *data,
 	}
 }
 
+/* "old_text not found in file", and what helps an agent retry: the lines
+ * of the closest match ignoring whitespace, and CRLF endings. Nothing is
+ * added when neither applies, so the reference message stays as it is. */
+static int not_found(struct wfs_ctx *c, const char *path, const char *data,
+		     size_t len, const struct wfs_edit *e)
+{
+	size_t first, last;
+	int near = patch_closest(data, len, e->old_text, e->old_len, &first, &last);
+	int crlf = patch_crlf(data, len);
+	char hint[128] = "";
+
+	if (near && first == last)
+		snprintf(hint, sizeof(hint), "; closest match ignoring whitespace: line %zu", first);
+	else if (near)
+		snprintf(hint, sizeof(hint), "; closest match ignoring whitespace: lines %zu-%zu",
+			 first, last);
+	if (crlf)
+		snprintf(hint + strlen(hint), sizeof(hint) - strlen(hint),
+			 "; the file has CRLF line endings");
+	return wfs_fail(c, "edit %s: old_text not found in file%s", path, hint);
+}
+
 /* The edit itself, on the locked file fd. */
 static int edit_fd(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 		   int dirfd, const char *name, const char *target, int fd,
@@ -277,7 +330,7 @@ static int edit_fd(struct wfs_ctx *c, const char *path, const struct wfs_edit *e
 	}
 	if (!count) {
 		buf_free(&nb);
-		return wfs_fail(c, "edit %s: old_text not found in file", path);
+		return not_found(c, path, data, len, e);
 	}
 	if (e->all < 0) { /* --unique: more than one match is an error */
 		size_t more = 0;
@@ -316,6 +369,9 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 		return wfs_fail(c, "edit %s: refused, WICKFS_READONLY is set", path);
 	if (!e->old_len)
 		return wfs_fail(c, "old_text must not be empty");
+	if (e->old_len == e->new_len && !memcmp(e->old_text, e->new_text, e->old_len))
+		return wfs_fail(c, "edit %s: old_text and new_text are the same; nothing would change",
+				path);
 	target = c->root ? wfs_confine_canon(c, "edit", path)
 			 : fs_resolve_links(c, path);
 	if (!target)
@@ -339,4 +395,38 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 		close(fd);
 	close(dirfd);
 	return rc;
+}
+
+int wfs_lock_file(struct wfs_ctx *c, const char *op, const char *path,
+		  int create, struct wfs_locked *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->fd = l->dirfd = -1;
+	l->target = c->root ? wfs_confine_canon(c, op, path) : fs_resolve_links(c, path);
+	if (!l->target)
+		return -1;
+	l->dirfd = open_dir(c, op, l->target, create, &l->name);
+	if (l->dirfd < 0)
+		return errno == ENOENT ? fs_fail_errno(c, op, path, ENOENT) : -1;
+	l->fd = lock_current(c, op, l->dirfd, l->name, l->target, &l->st);
+	if (l->fd >= 0)
+		return 0;
+	if (l->fd == -2 && create) {
+		l->fd = -1;
+		return 0; /* no file: it will be made */
+	}
+	if (l->fd != -1)
+		fs_fail_errno(c, op, path, l->fd == -2 ? ENOENT : EACCES);
+	l->fd = -1;
+	wfs_unlock(l);
+	return -1;
+}
+
+void wfs_unlock(struct wfs_locked *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	if (l->dirfd >= 0)
+		close(l->dirfd);
+	l->fd = l->dirfd = -1;
 }

@@ -86,9 +86,10 @@ for f in applets/*.c; do
 	awk '/^ \*\//{exit} {print}' "$f" >"$tmp.decl"
 	decl=$(grep -m1 '^ \* APPLET(' "$tmp.decl" | sed 's/^ \* APPLET(//; s/)[[:space:]]*$//')
 	name=${decl%%,*}
+	fn=$(printf %s "$name" | tr - _) # C names: apply-patch gives apply_patch
 	spec=$(printf '%s\n' "$decl" | sed 's/^[^"]*"\([^"]*\)".*/\1/')
-	echo "#ifdef FOR_$name" >>"$tmp.opts"
-	spec_c "$name" "$spec" >"$tmp.spec"
+	echo "#ifdef FOR_$fn" >>"$tmp.opts"
+	spec_c "$fn" "$spec" >"$tmp.spec"
 	echo "#endif" >>"$tmp.opts"
 	sym=$(grep -m1 '^ \* config ' "$tmp.decl" | sed 's/^ \* config //')
 	[ -n "$sym" ] || { echo "$f: no config entry" >&2; exit 1; }
@@ -109,12 +110,12 @@ for f in applets/*.c; do
 	# its table is NAME_optdefs).
 	rest=${decl#*,}
 	rest=${rest#*\",}
-	echo "int ${name}_main(struct req *r);" >>"$tmp.c"
+	echo "int ${fn}_main(struct req *r);" >>"$tmp.c"
 	cat "$tmp.spec" >>"$tmp.c"
 	{
-		echo "	{\"$name\", ${name}_optdefs,$rest,"
+		echo "	{\"$name\", ${fn}_optdefs,$rest,"
 		printf "%s\n" "$help"
-		echo "	, ${name}_main},"
+		echo "	, ${fn}_main},"
 	} >>"$tmp.table"
 done
 

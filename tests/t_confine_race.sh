@@ -82,7 +82,8 @@ runner() { # NAME PREFIX STDIN ARGS...
 	} >"$t/$name"
 	chmod +x "$t/$name"
 }
-edit_json='{"old_text":"needle","new_text":"needle"}'
+# each edit appends a dot (an edit that changes nothing is refused)
+edit_json='{"old_text":"needle","new_text":"needle."}'
 runner W "" ""
 runner WS "" x write
 runner WE "" "$edit_json" edit

@@ -1,0 +1,113 @@
+/* textops.c - patch, insert-line and apply-patch on files
+ *
+ * Each holds the lock write and edit take (include/filelock.h) on every
+ * file it changes, so none of them loses another's change, and writes
+ * through a temp file renamed over the target.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "applypatch.h"
+#include "filelock.h"
+#include "fsutil.h"
+#include "patch.h"
+#include "textops.h"
+
+/* Lock path (which must exist), read it, let fn make the new content,
+ * replace the file with it. */
+static int update(struct wfs_ctx *c, const char *op, const char *path,
+		  int (*fn)(struct wfs_ctx *, const char *, const char *, size_t,
+			    struct buf *, void *),
+		  void *arg)
+{
+	struct wfs_locked l;
+	struct buf nb;
+	char *data;
+	size_t len;
+	int rc = -1;
+
+	if (c->readonly)
+		return wfs_fail(c, "%s %s: refused, WICKFS_READONLY is set", op, path);
+	if (wfs_lock_file(c, op, path, 0, &l))
+		return -1;
+	buf_init(&nb);
+	if (!fs_read_fd(c, op, path, l.fd, &l.st, &data, &len) &&
+	    !fn(c, path, data, len, &nb, arg)) {
+		if (nb.oom)
+			rc = wfs_fail(c, "%s %s: out of memory", op, path);
+		else
+			rc = wfs_commit_new(c, op, &l, nb.p ? nb.p : "", nb.len);
+	}
+	buf_free(&nb);
+	wfs_unlock(&l);
+	return rc;
+}
+
+int wfs_commit_new(struct wfs_ctx *c, const char *op, struct wfs_locked *l,
+		   const char *data, size_t len)
+{
+	char *tmp;
+
+	if (wfs_stage(c, op, l->dirfd, l->target, data, len,
+		      l->fd >= 0 ? &l->st : NULL, &tmp))
+		return -1;
+	return wfs_commit(c, op, l->dirfd, tmp, l->name, l->target);
+}
+
+struct patch_arg {
+	const struct patch_edit *edits;
+	size_t n;
+};
+
+static int do_patch(struct wfs_ctx *c, const char *path, const char *data,
+		    size_t len, struct buf *out, void *arg)
+{
+	const struct patch_arg *a = arg;
+	struct patch_error err;
+	char msg[512];
+
+	if (!patch_apply(data, len, a->edits, a->n, out, &err))
+		return 0;
+	patch_error_text(&err, msg, sizeof(msg));
+	return wfs_fail(c, "patch %s: %s", path, msg);
+}
+
+int wfs_patch(struct wfs_ctx *c, const char *path,
+	      const struct patch_edit *edits, size_t n)
+{
+	struct patch_arg a = { edits, n };
+
+	if (!n)
+		return wfs_fail(c, "patch %s: no hunks: expected a JSON list of {old_text,new_text}", path);
+	return update(c, "patch", path, do_patch, &a);
+}
+
+struct insert_arg {
+	size_t after;
+	const char *text;
+	size_t len;
+};
+
+static int do_insert(struct wfs_ctx *c, const char *path, const char *data,
+		     size_t len, struct buf *out, void *arg)
+{
+	const struct insert_arg *a = arg;
+	struct patch_error err;
+	char msg[512];
+
+	if (!patch_insert(data, len, a->after, a->text, a->len, out, &err))
+		return 0;
+	patch_error_text(&err, msg, sizeof(msg));
+	return wfs_fail(c, "edit %s: %s", path, msg);
+}
+
+int wfs_insert_line(struct wfs_ctx *c, const char *path, size_t after,
+		    const char *text, size_t len)
+{
+	struct insert_arg a = { after, text, len };
+
+	if (!len)
+		return wfs_fail(c, "edit %s: new_text must not be empty to insert", path);
+	return update(c, "edit", path, do_insert, &a);
+}
