@@ -4,13 +4,16 @@
 #   sh tests/fuzz/smoke.sh [TARGET...]
 #
 # Each target replays tests/fuzz/corpus/<target>/ (the seeds and every
-# crash turned into a regression input) and then fuzzes for
-# FUZZ_SMOKE_SECONDS (default 8); prints "ok fuzz.<target>" or
+# crash turned into a regression input) and then fuzzes FUZZ_SMOKE_RUNS
+# inputs (default 20000) from a fixed seed (FUZZ_SMOKE_SEED, default 1),
+# so a run is the same on every machine and a CI result can be replayed;
+# longer, random campaigns are `make fuzz` and the targets by hand. It prints "ok fuzz.<target>" or
 # "FAIL fuzz.<target>: ...", or a skip when the target is not built
 # (`make fuzz` needs clang and its fuzzer runtime). New inputs found go to
 # a scratch directory, never into the seed corpus.
 cd "$(dirname "$0")/../.." || exit 1
-secs=${FUZZ_SMOKE_SECONDS:-8}
+runs=${FUZZ_SMOKE_RUNS:-20000}
+seed=${FUZZ_SMOKE_SEED:-1}
 targets=$*
 [ -n "$targets" ] || targets=$(ls tests/fuzz/*.c | sed 's|.*/||; s|\.c$||')
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/wickfs-fuzz.XXXXXX") || exit 1
@@ -19,13 +22,13 @@ bad=0
 for t in $targets; do
 	bin=build/fuzz/$t
 	if [ ! -x "$bin" ]; then
-		echo "ok fuzz.$t # skipped: $bin not built (make fuzz: clang with libFuzzer)"
+		echo "skip fuzz.$t: $bin not built (make fuzz: clang with libFuzzer)"
 		continue
 	fi
 	mkdir -p "$scratch/$t"
 	if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=1024 \
+		"$bin" -seed="$seed" -runs="$runs" -timeout=10 -rss_limit_mb=1024 \
 		-artifact_prefix="$scratch/$t/" "$scratch/$t" \
 		"$PWD/tests/fuzz/corpus/$t" >"$scratch/$t.log" 2>&1; then
 		echo "ok fuzz.$t ($(grep -o 'Done [0-9]* runs' "$scratch/$t.log" | tail -n 1))"
