@@ -15,6 +15,8 @@
 #   strace                             tests/t_write.sh (WICKFS_FSYNC)
 #   util-linux                         unshare, setsid, flock (tests)
 #   unicode-data                       tests/unit/regex_diff_test.c (the UCD files)
+#   python3 time                       tests/t_grep_long.sh (JSON fields, peak
+#                                      RSS), t_pack.sh (hostile archives)
 #
 # The cross toolchains are scripts/cross.sh's (make test runs it).
 set -eu
@@ -24,7 +26,7 @@ build="$top/build"
 zdir="$build/zlib"
 pkgs="make gcc libc6-dev musl-tools kconfig-frontends-nox bzip2 xz-utils file
 	clang libclang-rt-dev zlib1g-dev busybox-static strace util-linux
-	unicode-data"
+	unicode-data python3 time"
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 . "$top/scripts/apt.sh"
