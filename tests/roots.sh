@@ -15,6 +15,9 @@
 #   rr_match NAME STDIN PATTERN ARGS...   the same, stdout matching PATTERN
 #   applet_sweep PREFIX WS  every applet once on the empty workspace WS (an
 #                           absolute path inside the root), exact answers
+#   sweep_covers NAME APPLET...  `wickfs --list` in the root is exactly the
+#                           applets the sweep ran plus APPLET...: a new
+#                           applet fails here until a root test runs it
 
 NS_PID=""
 
@@ -52,9 +55,11 @@ _rr_run() {
 	RR_RC=$?
 }
 
+RR_APPLETS=""
 rr() {
 	local name=$1 in=$2 want=$3
 	shift 3
+	RR_APPLETS+=" $1"
 	_rr_run "$in" "$@"
 	if [ "$RR_OUT" == "$want" ] && [ "$RR_RC" = 0 ]; then
 		pass "$name"
@@ -66,6 +71,7 @@ rr() {
 rr_match() {
 	local name=$1 in=$2 pat=$3
 	shift 3
+	RR_APPLETS+=" $1"
 	_rr_run "$in" "$@"
 	# shellcheck disable=SC2053
 	if [[ $RR_OUT == $pat ]] && [ "$RR_RC" = 0 ]; then
@@ -116,4 +122,12 @@ applet_sweep() {
 	rr "$p.unpack.result" "" "$ok\"gamma\\nneedle\\ntail\\nmore\\n\"}" read "$w/out/c.txt"
 	rr "$p.rm_r" "" "$ok{\"path\":\"$w/out\",\"removed\":2}}" rm -r "$w/out"
 	rr "$p.init" "" "$ok{\"path\":\"$w/nope\",\"exists\":false}}" init -- wickfs exists "$w/nope"
+}
+
+sweep_covers() {
+	local name=$1 want got
+	shift
+	want=$(printf '%s\n' $RR_APPLETS "$@" | sort -u | tr '\n' ' ')
+	got=$(in_root wickfs --list </dev/null | sort -u | tr '\n' ' ')
+	check "$name" "$want" "$got"
 }

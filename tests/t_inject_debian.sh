@@ -74,6 +74,8 @@ wait "$dpid"
 check inject_debian.daemon.exit_0 0 "$?"
 check_true inject_debian.daemon.socket_removed "socket still there after SIGTERM" in_ns test ! -e "$sock"
 
+sweep_covers inject_debian.every_applet daemon
+
 # Copy-on-use: the cached root saw none of it.
 check_true inject_debian.cache_clean "the cache gained files" \
 	test ! -e "$base/work" -a ! -e "$base/usr/local/bin/wickfs"
