@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/roots.sh - sourced by tests/t_inject_*.sh (after tests/lib.sh): the
 # roots that stand for real images, entered as root through a mount
 # namespace held open by one sleeping process.
@@ -29,6 +30,7 @@ roots_ns_stop() {
 # A namespace of our own: mounts made in it vanish with its last process,
 # so nothing is left mounted on the host even if the test is killed.
 # Extra unshare flags (-n) may be given.
+# shellcheck disable=SC2120 # the flags are optional
 roots_ns_start() {
 	unshare -m --propagation private "$@" sleep 3600 </dev/null >/dev/null 2>&1 &
 	NS_PID=$!
@@ -99,7 +101,7 @@ applet_sweep() {
 	rr_match "$p.stat" "" "$ok{\"path\":\"$w/sub/c.txt\",\"type\":\"file\",\"size\":23,\"mode\":\"0600\",\"perm\":\"-rw-------\",*" stat "$w/sub/c.txt"
 	rr "$p.exists" "" "$ok{\"path\":\"$w/sub/c.txt\",\"exists\":true,\"type\":\"file\"}}" exists "$w/sub/c.txt"
 	rr "$p.exists_not" "" "$ok{\"path\":\"$w/nope\",\"exists\":false}}" exists "$w/nope"
-	rr "$p.ls" "" "$ok[{\"name\":\"c.txt\",\"type\":\"file\",\"size\":23}]}" ls "$w/sub"
+	rr "$p.ls" "" "${ok}[{\"name\":\"c.txt\",\"type\":\"file\",\"size\":23}]}" ls "$w/sub"
 	rr "$p.grep" "" "$ok{\"matches\":[{\"file\":\"$w/a.txt\",\"line\":2,\"text\":\"needle\"},{\"file\":\"$w/sub/c.txt\",\"line\":2,\"text\":\"needle\"}],\"truncated\":false}}" grep needle "$w"
 	rr "$p.glob" "" "$ok{\"files\":[\"$w/a.txt\",\"$w/sub/c.txt\"],\"truncated\":false}}" glob '*.txt' "$w"
 	rr "$p.diff" "" "$ok{\"diff\":\"--- $w/a.txt\\n+++ $w/sub/c.txt\\n@@ -1,3 +1,4 @@\\n gamma\\n needle\\n tail\\n+more\\n\",\"added\":1,\"removed\":0}}" diff "$w/a.txt" "$w/sub/c.txt"
@@ -127,6 +129,7 @@ applet_sweep() {
 sweep_covers() {
 	local name=$1 want got
 	shift
+	# shellcheck disable=SC2086 # one applet a word
 	want=$(printf '%s\n' $RR_APPLETS "$@" | sort -u | tr '\n' ' ')
 	got=$(in_root wickfs --list </dev/null | sort -u | tr '\n' ' ')
 	check "$name" "$want" "$got"

@@ -19,14 +19,14 @@ roots_ns_start -n || {
 }
 # Loopback starts down in a new namespace: iproute2, else BusyBox's ip.
 if command -v ip >/dev/null 2>&1; then
-	up=(ip link set lo up)
+	lo_up=(ip link set lo up)
 elif command -v busybox >/dev/null 2>&1; then
-	up=(busybox ip link set lo up)
+	lo_up=(busybox ip link set lo up)
 else
 	skip inject_netns "no ip (iproute2) or busybox to bring lo up"
 	exit 0
 fi
-if ! in_ns "${up[@]}" 2>"$TEST_TMP/ip.err"; then
+if ! in_ns "${lo_up[@]}" 2>"$TEST_TMP/ip.err"; then
 	skip inject_netns "cannot bring lo up: $(cat "$TEST_TMP/ip.err")"
 	exit 0
 fi
