@@ -787,10 +787,16 @@ int wfs_append(struct wfs_ctx *c, const char *op, const char *path,
 		ssize_t w = write(fd, data + off, len - off);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
-			rc = fs_fail_errno(c, op, path, w < 0 ? errno : EIO);
-		else
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+			/* A disk that fills midway: cut the partial tail off
+			 * (under the lock), so the file is whole as before. */
+			if (off && ftruncate(fd, now.st_size))
+				e = errno;
+			rc = fs_fail_errno(c, op, path, e);
+		} else {
 			off += (size_t)w;
+		}
 	}
 	if (fd >= 0)
 		close(fd);
@@ -929,9 +935,13 @@ int wfs_chmod(struct wfs_ctx *c, const char *mode, const char *path,
 			int rfd = openat(a.dirfd, a.name,
 					 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 			struct stat rs;
+			/* Without /proc (ENOENT) the fallback's own error is
+			 * the true cause (not the owner, not readable). */
 			if (rfd >= 0 && !fstat(rfd, &rs) && rs.st_ino == st.st_ino &&
-			    rs.st_dev == st.st_dev && !fchmod(rfd, (mode_t)m))
-				e = 0;
+			    rs.st_dev == st.st_dev)
+				e = fchmod(rfd, (mode_t)m) ? (e == ENOENT ? errno : e) : 0;
+			else if (rfd < 0 && e == ENOENT)
+				e = errno;
 			if (rfd >= 0)
 				close(rfd);
 			if (e)

@@ -145,6 +145,14 @@ int wfs_stage(struct wfs_ctx *c, const char *op, int dirfd, const char *target,
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
+	/* The file itself may be writable: what is refused is a new name
+	 * in its directory, which the atomic replace needs. */
+	if (fd < 0 && old && (errno == EACCES || errno == EPERM)) {
+		char msg[128];
+		return wfs_fail(c, "%s %s: %s: its directory is not writable, and "
+				"the file is replaced through a temporary file there",
+				op, target, wfs_strerror(errno, msg, sizeof(msg)));
+	}
 	if (fd < 0)
 		return fs_fail_errno(c, op, target, errno);
 	while (off < len) {

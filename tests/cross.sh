@@ -44,7 +44,7 @@ case $A in
 aarch64) want="ARM aarch64" ;;
 armv7) want="ARM, EABI5" ;;
 i386) want="Intel 80386" ;;
-ppc64le) want="64-bit PowerPC*LSB" ;;
+ppc64le) want="LSB executable, 64-bit PowerPC" ;;
 s390x) want="IBM S/390" ;;
 riscv64) want="RISC-V" ;;
 esac

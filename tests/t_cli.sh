@@ -61,88 +61,98 @@ wf read nonexistent
 check_match cli.one_line.error '{"ok":false,"error":"*"}'$'\n' "$OUT"
 check cli.one_line.error.exit 1 "$RC"
 
-# --install DIR: wickfs-<applet> hard links that dispatch on argv[0], one
-# line each saying so. The binary is copied beside DIR first, so the hard
-# link stays on one filesystem wherever the build lives.
-self=$TEST_TMP/self/wickfs
-mkdir -p "$TEST_TMP/self"
-cp "$WICKFS" "$self"
-install_wf() { "$self" "$@" </dev/null >"$_wf_out" 2>"$_wf_err"; RC=$?; _wf_collect; }
-install_wf --install bin
-check cli.install.exit 0 "$RC"
-for a in $applets; do
-	check_true "cli.install.$a" "bin/wickfs-$a missing or not executable" test -x "bin/wickfs-$a" -a ! -L "bin/wickfs-$a"
-	check_true "cli.install.$a.same_file" "bin/wickfs-$a is not a hard link of the binary" test "bin/wickfs-$a" -ef "$self"
-	check_match "cli.install.$a.says_hard" "*bin/wickfs-$a: hard link to $self$nl*" "$nl$OUT"
-done
-check cli.install.one_line_each "$(($(wc -l <<<"$("$self" --list)")))" "$(grep -c ': hard link to ' <<<"$OUT")"
 printf 'hi' >hi.txt
-"$TEST_TMP/bin/wickfs-read" hi.txt >out 2>&1
-check cli.install.argv0_read '{"ok":true,"data":"hi"}' "$(cat out)"
-"$TEST_TMP/bin/wickfs-ls" lsdir >out 2>&1
-check cli.install.argv0_ls '{"ok":true,"data":[{"name":"f","type":"file","size":0}]}' "$(cat out)"
-printf 'hello' | "$TEST_TMP/bin/wickfs-write" w.txt >out 2>&1
-check cli.install.argv0_write '{"ok":true,"data":{"path":"w.txt","bytes_written":5}} hello' "$(cat out) $(cat w.txt)"
-
-# --install -s DIR: symbolic links.
-install_wf --install -s sbin
-check cli.install_s.exit 0 "$RC"
-for a in $applets; do
-	check_true "cli.install_s.$a" "sbin/wickfs-$a is not a symlink" test -L "sbin/wickfs-$a"
-	check_match "cli.install_s.$a.says_symbolic" "*sbin/wickfs-$a: symbolic link to $self$nl*" "$nl$OUT"
-done
-"$TEST_TMP/sbin/wickfs-read" hi.txt >out 2>&1
-check cli.install_s.argv0_read '{"ok":true,"data":"hi"}' "$(cat out)"
-# A second install over existing links works.
-install_wf --install -s sbin
-check cli.install_s.again 0 "$RC"
-
-# --install onto another filesystem (a tmpfs mounted in a private mount
-# namespace, as root or in a user namespace): no hard link can cross it,
-# so symbolic links, said so.
-mkdir -p "$TEST_TMP/tmpfs"
-ns=()
-for try in "unshare -m" "unshare -r -m"; do
-	# shellcheck disable=SC2086
-	if $try sh -c 'mount -t tmpfs wickfs-test "$1"' sh "$TEST_TMP/tmpfs" 2>/dev/null; then
-		read -r -a ns <<<"$try"
-		break
-	fi
-done
-if [ ${#ns[@]} -gt 0 ]; then
-	# shellcheck disable=SC2016
-	"${ns[@]}" sh -c 'mount -t tmpfs wickfs-test "$1" || exit 99
-		"$2" --install "$1/bin" >"$3/tmpfs.out" 2>"$3/tmpfs.err"
-		echo "rc=$?" >>"$3/tmpfs.out"
-		for a in $4; do
-			if [ -L "$1/bin/wickfs-$a" ]; then echo "$a symlink"; else echo "$a not a symlink"; fi
-		done >>"$3/tmpfs.out"
-		printf hi >"$1/hi.txt"
-		"$1/bin/wickfs-read" "$1/hi.txt" >>"$3/tmpfs.out"' \
-		sh "$TEST_TMP/tmpfs" "$self" "$TEST_TMP" "$applets"
-	out=$(cat "$TEST_TMP/tmpfs.out")
-	check cli.install_tmpfs.exit "rc=0" "$(grep '^rc=' <<<"$out")"
-	for a in $applets; do
-		check "cli.install_tmpfs.$a" "$a symlink" "$(grep "^$a " <<<"$out")"
-		# EXDEV's text: "Cross-device link" (musl), "Invalid cross-device
-		# link" (glibc, the sanitizer build).
-		check_match "cli.install_tmpfs.$a.says_symbolic" \
-			"$TEST_TMP/tmpfs/bin/wickfs-$a: symbolic link to $self (no hard link: *ross-device link)" \
-			"$(grep "/wickfs-$a: " <<<"$out")"
-	done
-	check cli.install_tmpfs.argv0_read '{"ok":true,"data":"hi"}' "$(tail -n 1 <<<"$out")"
-	check cli.install_tmpfs.stderr "" "$(cat "$TEST_TMP/tmpfs.err")"
+if [ "${WICKFS_EMULATED:-0}" = 1 ]; then
+	skip cli.install "WICKFS is a qemu-user wrapper script (tests/cross-run): --install links the binary the script runs, not the script"
 else
-	skip cli.install_tmpfs "cannot mount a tmpfs in a private mount namespace here (unshare -m as root, or unshare -r -m)"
+	# --install DIR: wickfs-<applet> hard links that dispatch on argv[0], one
+	# line each saying so. The binary is copied beside DIR first, so the hard
+	# link stays on one filesystem wherever the build lives.
+	self=$TEST_TMP/self/wickfs
+	mkdir -p "$TEST_TMP/self"
+	cp "$WICKFS" "$self"
+	install_wf() { "$self" "$@" </dev/null >"$_wf_out" 2>"$_wf_err"; RC=$?; _wf_collect; }
+	install_wf --install bin
+	check cli.install.exit 0 "$RC"
+	for a in $applets; do
+		check_true "cli.install.$a" "bin/wickfs-$a missing or not executable" test -x "bin/wickfs-$a" -a ! -L "bin/wickfs-$a"
+		check_true "cli.install.$a.same_file" "bin/wickfs-$a is not a hard link of the binary" test "bin/wickfs-$a" -ef "$self"
+		check_match "cli.install.$a.says_hard" "*bin/wickfs-$a: hard link to $self$nl*" "$nl$OUT"
+	done
+	check cli.install.one_line_each "$(($(wc -l <<<"$("$self" --list)")))" "$(grep -c ': hard link to ' <<<"$OUT")"
+	"$TEST_TMP/bin/wickfs-read" hi.txt >out 2>&1
+	check cli.install.argv0_read '{"ok":true,"data":"hi"}' "$(cat out)"
+	"$TEST_TMP/bin/wickfs-ls" lsdir >out 2>&1
+	check cli.install.argv0_ls '{"ok":true,"data":[{"name":"f","type":"file","size":0}]}' "$(cat out)"
+	printf 'hello' | "$TEST_TMP/bin/wickfs-write" w.txt >out 2>&1
+	check cli.install.argv0_write '{"ok":true,"data":{"path":"w.txt","bytes_written":5}} hello' "$(cat out) $(cat w.txt)"
+
+	# --install -s DIR: symbolic links.
+	install_wf --install -s sbin
+	check cli.install_s.exit 0 "$RC"
+	for a in $applets; do
+		check_true "cli.install_s.$a" "sbin/wickfs-$a is not a symlink" test -L "sbin/wickfs-$a"
+		check_match "cli.install_s.$a.says_symbolic" "*sbin/wickfs-$a: symbolic link to $self$nl*" "$nl$OUT"
+	done
+	"$TEST_TMP/sbin/wickfs-read" hi.txt >out 2>&1
+	check cli.install_s.argv0_read '{"ok":true,"data":"hi"}' "$(cat out)"
+	# A second install over existing links works.
+	install_wf --install -s sbin
+	check cli.install_s.again 0 "$RC"
+
+	# --install onto another filesystem (a tmpfs mounted in a private mount
+	# namespace, as root or in a user namespace): no hard link can cross it,
+	# so symbolic links, said so.
+	mkdir -p "$TEST_TMP/tmpfs"
+	ns=()
+	for try in "unshare -m" "unshare -r -m"; do
+		# shellcheck disable=SC2086
+		if $try sh -c 'mount -t tmpfs wickfs-test "$1"' sh "$TEST_TMP/tmpfs" 2>/dev/null; then
+			read -r -a ns <<<"$try"
+			break
+		fi
+	done
+	if [ ${#ns[@]} -gt 0 ]; then
+		# shellcheck disable=SC2016
+		"${ns[@]}" sh -c 'mount -t tmpfs wickfs-test "$1" || exit 99
+			"$2" --install "$1/bin" >"$3/tmpfs.out" 2>"$3/tmpfs.err"
+			echo "rc=$?" >>"$3/tmpfs.out"
+			for a in $4; do
+				if [ -L "$1/bin/wickfs-$a" ]; then echo "$a symlink"; else echo "$a not a symlink"; fi
+			done >>"$3/tmpfs.out"
+			printf hi >"$1/hi.txt"
+			"$1/bin/wickfs-read" "$1/hi.txt" >>"$3/tmpfs.out"' \
+			sh "$TEST_TMP/tmpfs" "$self" "$TEST_TMP" "$applets"
+		out=$(cat "$TEST_TMP/tmpfs.out")
+		check cli.install_tmpfs.exit "rc=0" "$(grep '^rc=' <<<"$out")"
+		for a in $applets; do
+			check "cli.install_tmpfs.$a" "$a symlink" "$(grep "^$a " <<<"$out")"
+			# EXDEV's text: "Cross-device link" (musl), "Invalid cross-device
+			# link" (glibc, the sanitizer build).
+			check_match "cli.install_tmpfs.$a.says_symbolic" \
+				"$TEST_TMP/tmpfs/bin/wickfs-$a: symbolic link to $self (no hard link: *ross-device link)" \
+				"$(grep "/wickfs-$a: " <<<"$out")"
+		done
+		check cli.install_tmpfs.argv0_read '{"ok":true,"data":"hi"}' "$(tail -n 1 <<<"$out")"
+		check cli.install_tmpfs.stderr "" "$(cat "$TEST_TMP/tmpfs.err")"
+	else
+		skip cli.install_tmpfs "cannot mount a tmpfs in a private mount namespace here (unshare -m as root, or unshare -r -m)"
+	fi
 fi
 
-# argv[0] dispatch without links.
-(exec -a wickfs-read "$WICKFS" hi.txt) >out 2>&1
-check cli.argv0.wickfs_prefix '{"ok":true,"data":"hi"}' "$(cat out)"
-(exec -a /some/dir/wickfs "$WICKFS" read hi.txt) >out 2>&1
-check cli.argv0.wickfs_path '{"ok":true,"data":"hi"}' "$(cat out)"
-(exec -a ls "$WICKFS" lsdir) >out 2>&1
-check cli.argv0.bare_ls '{"ok":true,"data":[{"name":"f","type":"file","size":0}]}' "$(cat out)"
+# exec -a and --install need the binary itself: through the wrapper
+# script argv[0] is lost, and --install links the real binary.
+if [ "${WICKFS_EMULATED:-0}" = 1 ]; then
+	skip cli.argv0.exec_a "WICKFS is a qemu-user wrapper script (tests/cross-run): exec -a names the script, not the binary"
+else
+	# argv[0] dispatch without links.
+	(exec -a wickfs-read "$WICKFS" hi.txt) >out 2>&1
+	check cli.argv0.wickfs_prefix '{"ok":true,"data":"hi"}' "$(cat out)"
+	(exec -a /some/dir/wickfs "$WICKFS" read hi.txt) >out 2>&1
+	check cli.argv0.wickfs_path '{"ok":true,"data":"hi"}' "$(cat out)"
+	(exec -a ls "$WICKFS" lsdir) >out 2>&1
+	check cli.argv0.bare_ls '{"ok":true,"data":[{"name":"f","type":"file","size":0}]}' "$(cat out)"
+fi
 
 # Links named as the applets themselves: ls, and wick-daemon (the name
 # the Go host starts the daemon by), serving a client.

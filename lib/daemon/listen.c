@@ -79,9 +79,18 @@ int listen_unix(struct daemon *d, const char *path)
 	}
 	old = umask(0177); /* created 0600: commands for our user only */
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int e = errno;
 		umask(old);
-		dlog("bind %s: %s", path, strerror(errno));
 		close(fd);
+		/* A read-only root or a /tmp we may not write: the default
+		 * path cannot work there, so say what to pass instead. */
+		if (e == EROFS || e == EACCES || e == EPERM || e == ENOENT ||
+		    e == ENOTDIR)
+			dlog("bind %s: %s: pass --socket PATH (or DAEMON_SOCKET) "
+			     "in a writable directory, or --socket off to serve "
+			     "TCP only", path, strerror(e));
+		else
+			dlog("bind %s: %s", path, strerror(e));
 		return -1;
 	}
 	umask(old);
