@@ -656,24 +656,82 @@ static int copy_at(struct wfs_ctx *c, struct cpctx *k, struct at *s,
 	return cp_entry(c, k, s->dirfd, s->name, src, d->dirfd, d->name, dst, 0);
 }
 
+/* When dst names an existing directory (or a link to one, resolved as
+ * open_at resolves, so never out of the root), the item goes inside it
+ * under src's last name, as cp and mv do: d then holds that directory
+ * and that name, and *shown the path "DST/NAME". */
+static int into_dir(struct wfs_ctx *c, const char *op, const char *dst,
+		    const struct at *s, struct at *d, const char **shown)
+{
+	struct stat st;
+	struct at l;
+	int fd;
+
+	*shown = dst;
+	if (fstatat(d->dirfd, d->name, &st, AT_SYMLINK_NOFOLLOW))
+		return 0; /* a new name */
+	if (S_ISLNK(st.st_mode)) {
+		if (open_at(c, op, dst, 1, 0, &l))
+			return errno == ENOENT ? 0 : -1; /* dangling: replaced */
+		if (fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode)) {
+			close_at(&l);
+			return 0; /* a link to a file: the link is replaced */
+		}
+		close_at(d);
+		*d = l;
+	} else if (!S_ISDIR(st.st_mode)) {
+		return 0;
+	}
+	fd = openat(d->dirfd, d->name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fs_fail_errno(c, op, dst, errno);
+	close_at(d);
+	d->dirfd = fd;
+	d->name = s->name;
+	*shown = arena_printf(c->arena, "%s%s%s", dst,
+			      dst[strlen(dst) - 1] == '/' ? "" : "/", s->name);
+	if (!*shown)
+		return wfs_fail(c, "%s %s: out of memory", op, dst);
+	return 0;
+}
+
+/* Both ends of a cp or mv opened, dst moved into an existing directory;
+ * on success the caller closes both. */
+static int open_pair(struct wfs_ctx *c, const char *op, const char *src,
+		     const char *dst, struct at *s, struct at *d,
+		     const char **shown)
+{
+	if (open_at(c, op, src, 0, 0, s))
+		return -1;
+	if (is_dot(s->name)) {
+		close_at(s);
+		return wfs_fail(c, "%s %s: refusing \".\" or \"..\" as a name", op, src);
+	}
+	if (!open_at(c, op, dst, 0, 0, d)) {
+		if (!into_dir(c, op, dst, s, d, shown))
+			return 0;
+		close_at(d);
+	}
+	close_at(s);
+	return -1;
+}
+
 int wfs_cp(struct wfs_ctx *c, const char *src, const char *dst, int recursive,
-	   int no_clobber, long long *copied)
+	   int no_clobber, long long *copied, const char **landed)
 {
 	struct cpctx k = {"cp", recursive, no_clobber, 0, 0, 0};
 	struct at s, d;
 	int fds[2], rc;
 
 	*copied = 0;
+	*landed = dst;
 	if (readonly(c, "cp", dst))
 		return -1;
-	if (open_at(c, "cp", src, 0, 0, &s))
+	if (open_pair(c, "cp", src, dst, &s, &d, landed))
 		return -1;
-	if (open_at(c, "cp", dst, 0, 0, &d)) {
-		close_at(&s);
-		return -1;
-	}
 	lock_pair(&s, &d, fds);
-	rc = copy_at(c, &k, &s, src, &d, dst);
+	rc = copy_at(c, &k, &s, src, &d, *landed);
 	unlock_pair(fds);
 	close_at(&s);
 	close_at(&d);
@@ -681,55 +739,69 @@ int wfs_cp(struct wfs_ctx *c, const char *src, const char *dst, int recursive,
 	return rc;
 }
 
+void fs_put_src_dst(struct buf *out, const char *src, const char *dst)
+{
+	buf_puts(out, "{\"src\":");
+	json_cstr(out, src);
+	buf_puts(out, ",\"dst\":");
+	json_cstr(out, dst);
+}
+
 /* ---- mv ---- */
 
+/* Across filesystems: copy everything, then remove the source. */
+static int mv_copy(struct wfs_ctx *c, struct cpctx *k, struct at *s,
+		   const char *src, struct at *d, const char *dst)
+{
+	struct stat st;
+	long long n = 0;
+	int rc, fd;
+
+	if (fstatat(s->dirfd, s->name, &st, AT_SYMLINK_NOFOLLOW))
+		return fs_fail_errno(c, "mv", src, errno);
+	rc = copy_at(c, k, s, src, d, dst);
+	if (rc)
+		return rc;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(s->dirfd, s->name, 0) ? fs_fail_errno(c, "mv", src, errno) : 0;
+	fd = openat(s->dirfd, s->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fs_fail_errno(c, "mv", src, errno);
+	if (rm_tree(c, src, fd, 0, &n))
+		return -1;
+	if (unlinkat(s->dirfd, s->name, AT_REMOVEDIR))
+		return fs_fail_errno(c, "mv", src, errno);
+	return 0;
+}
+
 int wfs_mv(struct wfs_ctx *c, const char *src, const char *dst, int no_clobber,
-	   int *copied)
+	   int *copied, const char **landed)
 {
 	struct cpctx k = {"mv", 1, no_clobber, 0, 0, 0};
 	struct at s, d;
-	struct stat st;
-	int fds[2], rc = 0, fd;
-	long long n = 0;
+	int fds[2], rc = 0;
 
 	*copied = 0;
+	*landed = dst;
 	if (readonly(c, "mv", src))
 		return -1;
-	if (open_at(c, "mv", src, 0, 0, &s))
+	if (open_pair(c, "mv", src, dst, &s, &d, landed))
 		return -1;
-	if (open_at(c, "mv", dst, 0, 0, &d)) {
-		close_at(&s);
-		return -1;
-	}
-	if (is_dot(s.name) || is_dot(d.name)) {
+	if (is_dot(d.name)) {
 		close_at(&s);
 		close_at(&d);
-		return wfs_fail(c, "mv %s: refusing \".\" or \"..\" as a name",
-				is_dot(s.name) ? src : dst);
+		return wfs_fail(c, "mv %s: refusing \".\" or \"..\" as a name", dst);
 	}
 	lock_pair(&s, &d, fds);
 	if (!syscall(SYS_renameat2, s.dirfd, s.name, d.dirfd, d.name,
 		     no_clobber ? RENAME_NOREPLACE : 0)) {
 		rc = 0;
 	} else if (errno != EXDEV) {
-		rc = fs_fail_errno(c, "mv", errno == EEXIST || errno == ENOTEMPTY ? dst : src, errno);
-	} else if (fstatat(s.dirfd, s.name, &st, AT_SYMLINK_NOFOLLOW)) {
-		rc = fs_fail_errno(c, "mv", src, errno);
+		rc = fs_fail_errno(c, "mv", errno == EEXIST || errno == ENOTEMPTY ? *landed : src,
+				   errno);
 	} else {
-		/* another filesystem: copy everything, then remove the source */
 		*copied = 1;
-		rc = copy_at(c, &k, &s, src, &d, dst);
-		if (!rc && !S_ISDIR(st.st_mode)) {
-			if (unlinkat(s.dirfd, s.name, 0))
-				rc = fs_fail_errno(c, "mv", src, errno);
-		} else if (!rc) {
-			fd = openat(s.dirfd, s.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (fd < 0)
-				rc = fs_fail_errno(c, "mv", src, errno);
-			else if (!(rc = rm_tree(c, src, fd, 0, &n)) &&
-				 unlinkat(s.dirfd, s.name, AT_REMOVEDIR))
-				rc = fs_fail_errno(c, "mv", src, errno);
-		}
+		rc = mv_copy(c, &k, &s, src, &d, *landed);
 	}
 	unlock_pair(fds);
 	close_at(&s);
@@ -888,60 +960,89 @@ static long parse_mode(const char *s, mode_t old, int isdir)
 	return parse_symbolic(s, old, isdir);
 }
 
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+
+/* The mode of the inode st (found at dirfd/name without following)
+ * changed, never through a link swapped in at the name meanwhile.
+ * fchmodat2 with AT_SYMLINK_NOFOLLOW (Linux 6.6) does it in one call on
+ * the name. Older kernels (or a seccomp profile that does not know it):
+ * an O_PATH descriptor of the inode, changed through its name in /proc
+ * (fchmod refuses O_PATH descriptors); without /proc, a descriptor
+ * opened for reading and checked to be the same inode. */
+static int chmod_at(int dirfd, const char *name, const struct stat *st, mode_t m)
+{
+	char proc[64];
+	struct stat now;
+	int fd, rc = -1, e;
+
+	if (!syscall(SYS_fchmodat2, dirfd, name, m, AT_SYMLINK_NOFOLLOW))
+		return 0;
+	if (errno == EOPNOTSUPP) {
+		errno = ELOOP; /* a link now: never changed through */
+		return -1;
+	}
+	if (errno != ENOSYS && errno != EPERM && errno != EINVAL)
+		return -1;
+	fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &now) || now.st_ino != st->st_ino || now.st_dev != st->st_dev) {
+		close(fd);
+		errno = ESTALE; /* replaced meanwhile */
+		return -1;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	rc = chmod(proc, m);
+	e = errno;
+	close(fd);
+	if (!rc || (e != ENOENT && e != ENOTDIR))
+		return rc;
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &now) || now.st_ino != st->st_ino || now.st_dev != st->st_dev)
+		errno = ESTALE;
+	else
+		rc = fchmod(fd, m);
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
 int wfs_chmod(struct wfs_ctx *c, const char *mode, const char *path,
 	      unsigned *newmode)
 {
 	struct at a;
 	struct stat st;
 	long m;
-	int fd, rc = 0;
+	int rc = 0;
 
 	if (readonly(c, "chmod", path))
 		return -1;
+	/* a link is resolved here (beneath the root when confined); the
+	 * name left is then never followed */
 	if (open_at(c, "chmod", path, 1, 0, &a))
 		return -1;
-	/* Opened without following, then changed through the descriptor:
-	 * a link swapped in at the name is refused, not followed. */
-	fd = openat(a.dirfd, a.name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
+	if (fstatat(a.dirfd, a.name, &st, AT_SYMLINK_NOFOLLOW)) {
 		rc = fs_fail_errno(c, "chmod", path, errno);
-		goto out;
-	}
-	if (S_ISLNK(st.st_mode)) {
+	} else if (S_ISLNK(st.st_mode)) {
 		rc = c->root ? wfs_fail(c, "chmod %s: a symlink leads outside the workspace root %s (it changed while being opened)",
 					path, c->root)
 			     : wfs_fail(c, "chmod %s: a symlink (its target is not reachable)", path);
-		goto out;
-	}
-	m = parse_mode(mode, st.st_mode, S_ISDIR(st.st_mode));
-	if (m < 0) {
+	} else if ((m = parse_mode(mode, st.st_mode, S_ISDIR(st.st_mode))) < 0) {
 		rc = wfs_fail(c, "chmod %s: invalid mode %s (octal, or [ugoa]*[+-=][rwxXst]*, comma-separated)",
 			      path, mode);
-		goto out;
+	} else if (chmod_at(a.dirfd, a.name, &st, (mode_t)m)) {
+		rc = errno == ELOOP || errno == ESTALE
+			     ? wfs_fail(c, "chmod %s: replaced by %s while being changed, not changed",
+					path, errno == ELOOP ? "a symlink" : "another file")
+			     : fs_fail_errno(c, "chmod", path, errno);
+	} else {
+		*newmode = (unsigned)m;
 	}
-	{
-		/* fchmod refuses O_PATH descriptors: go through the fd's
-		 * name in /proc, which names this very inode */
-		char proc[64];
-		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-		if (chmod(proc, (mode_t)m)) {
-			int e = errno;
-			int rfd = openat(a.dirfd, a.name,
-					 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-			struct stat rs;
-			if (rfd >= 0 && !fstat(rfd, &rs) && rs.st_ino == st.st_ino &&
-			    rs.st_dev == st.st_dev && !fchmod(rfd, (mode_t)m))
-				e = 0;
-			if (rfd >= 0)
-				close(rfd);
-			if (e)
-				rc = fs_fail_errno(c, "chmod", path, e);
-		}
-	}
-	*newmode = (unsigned)m;
-out:
-	if (fd >= 0)
-		close(fd);
 	close_at(&a);
 	return rc;
 }
