@@ -1049,63 +1049,7 @@ int wfs_chmod(struct wfs_ctx *c, const char *mode, const char *path,
 
 /* ---- ls --depth, --long ---- */
 
-struct lsent {
-	char *name;
-	struct stat st;
-};
-
-static int lsent_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct lsent *)a)->name, ((const struct lsent *)b)->name);
-}
-
-/* The entries of the directory dfd (left open), sorted by name. */
-static int ls_read(struct wfs_ctx *c, const char *path, int dfd,
-		   struct lsent **out, size_t *n)
-{
-	struct lsent *v = NULL, *nv;
-	size_t len = 0, cap = 0;
-	struct dirent *d;
-	int own = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir = own < 0 ? NULL : fdopendir(own);
-
-	if (!dir) {
-		int e = errno;
-		if (own >= 0)
-			close(own);
-		return fs_fail_errno(c, "ls", path, e);
-	}
-	while ((d = readdir(dir))) {
-		if (is_dot(d->d_name))
-			continue;
-		if (len == cap) {
-			cap = cap ? cap * 2 : 64;
-			nv = arena_alloc(c->arena, cap * sizeof(*nv));
-			if (!nv)
-				goto oom;
-			if (len)
-				memcpy(nv, v, len * sizeof(*nv));
-			v = nv;
-		}
-		if (fstatat(dfd, d->d_name, &v[len].st, AT_SYMLINK_NOFOLLOW))
-			continue; /* gone meanwhile */
-		v[len].name = arena_strdup(c->arena, d->d_name);
-		if (!v[len].name)
-			goto oom;
-		len++;
-	}
-	closedir(dir);
-	if (len)
-		qsort(v, len, sizeof(*v), lsent_cmp);
-	*out = v;
-	*n = len;
-	return 0;
-oom:
-	closedir(dir);
-	return wfs_fail(c, "ls %s: out of memory", path);
-}
-
-static void ls_put(struct buf *b, int dfd, const char *rel, const struct lsent *e,
+static void ls_put(struct buf *b, int dfd, const char *rel, const struct fs_dirent *e,
 		   int lng, int *first)
 {
 	const struct stat *st = &e->st;
@@ -1137,11 +1081,11 @@ static void ls_put(struct buf *b, int dfd, const char *rel, const struct lsent *
 static int ls_level(struct wfs_ctx *c, const char *path, int dfd, const char *prefix,
 		    int depth, int lng, struct buf *b, int *first)
 {
-	struct lsent *v = NULL;
+	struct fs_dirent *v = NULL;
 	size_t n = 0, i;
 	int sfd, rc;
 
-	if (ls_read(c, path, dfd, &v, &n))
+	if (fs_dir_entries(c, "ls", path, dfd, &v, &n))
 		return -1;
 	for (i = 0; i < n; i++) {
 		char *rel = *prefix ? arena_printf(c->arena, "%s/%s", prefix, v[i].name)
@@ -1171,15 +1115,9 @@ int wfs_ls_tree(struct wfs_ctx *c, const char *path, int depth, int lng,
 
 	if (depth <= 0 || depth > MAX_DEPTH)
 		depth = MAX_DEPTH;
-	if (c->root) {
-		fd = wfs_confined_open(c, "ls", path, O_RDONLY | O_DIRECTORY);
-		if (fd < 0)
-			return -1;
-	} else {
-		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return fs_fail_errno(c, "ls", path, errno);
-	}
+	fd = fs_open_dir(c, "ls", path);
+	if (fd < 0)
+		return -1;
 	buf_putc(out, '[');
 	rc = ls_level(c, path, fd, "", depth, lng, out, &first);
 	buf_putc(out, ']');
