@@ -67,6 +67,27 @@ static int split(struct wfs_ctx *c, const char *path, char **dir, char **base)
 	return 0;
 }
 
+/* mkdir -p of dir (unconfined). */
+static int mkdir_parents(struct wfs_ctx *c, const char *op, char *dir)
+{
+	char *s, ch;
+
+	for (s = dir + 1;; s++) {
+		if (*s && *s != '/')
+			continue;
+		ch = *s;
+		*s = 0;
+		if (mkdir(dir, 0755) && errno != EEXIST) {
+			int e = errno;
+			*s = ch;
+			return fs_fail_errno(c, op, dir, e);
+		}
+		*s = ch;
+		if (!ch)
+			return 0;
+	}
+}
+
 /* Open the directory holding path's last component. follow: the last
  * component is resolved too (its final target's directory is opened).
  * Confined, a last component "." or ".." (or the root itself) is first
@@ -84,24 +105,14 @@ static int open_at(struct wfs_ctx *c, const char *op, const char *path,
 		const char *p = follow ? fs_resolve_links(c, path) : path;
 		if (!p || split(c, p, &dir, &base))
 			return -1;
-		if (create && strcmp(dir, ".") && strcmp(dir, "/")) {
-			int e = 0;
-			char *s;
-			for (s = dir + 1;; s++) {
-				if (*s && *s != '/')
-					continue;
-				char ch = *s;
-				*s = 0;
-				if (mkdir(dir, 0755) && errno != EEXIST)
-					e = errno;
-				*s = ch;
-				if (e)
-					return fs_fail_errno(c, op, dir, e);
-				if (!ch)
-					break;
-			}
+		fd = fs_open_raw(dir, O_PATH | O_DIRECTORY);
+		/* -p: the parents are made only when missing, so the
+		 * common case (they exist) costs one open */
+		if (fd < 0 && errno == ENOENT && create) {
+			if (mkdir_parents(c, op, dir))
+				return -1;
+			fd = fs_open_raw(dir, O_PATH | O_DIRECTORY);
 		}
-		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			return fs_fail_errno(c, op, path, errno);
 		a->dirfd = fd;
@@ -298,9 +309,8 @@ static int rm_tree(struct wfs_ctx *c, const char *path, int dfd, int depth,
 		   long long *removed)
 {
 	struct dirent *d;
-	struct stat st;
 	DIR *dir;
-	int rc = 0;
+	int rc = 0, fd, e;
 
 	if (depth > MAX_DEPTH)
 		return wfs_fail(c, "rm %s: directories nested too deep", path);
@@ -318,30 +328,29 @@ static int rm_tree(struct wfs_ctx *c, const char *path, int dfd, int depth,
 			rc = -1;
 			break;
 		}
-		sub = arena_printf(c->arena, "%s/%s", path, d->d_name);
-		if (!sub) {
-			rc = wfs_fail(c, "rm %s: out of memory", path);
-			break;
-		}
-		if (fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
-			if (errno != ENOENT)
-				rc = fs_fail_errno(c, "rm", sub, errno);
+		/* no stat: unlink says EISDIR for a directory, which is then
+		 * entered with O_NOFOLLOW (a link swapped in is refused) */
+		if (!unlinkat(dfd, d->d_name, 0)) {
+			(*removed)++;
 			continue;
 		}
-		if (S_ISDIR(st.st_mode)) {
-			int fd = openat(dfd, d->d_name,
-					O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (fd < 0) {
-				rc = fs_fail_errno(c, "rm", sub, errno);
-				break;
-			}
-			if (rm_tree(c, sub, fd, depth + 1, removed))
-				rc = -1;
-			else if (unlinkat(dfd, d->d_name, AT_REMOVEDIR))
-				rc = fs_fail_errno(c, "rm", sub, errno);
-			else
-				(*removed)++;
-		} else if (unlinkat(dfd, d->d_name, 0) && errno != ENOENT) {
+		if (errno == ENOENT)
+			continue; /* gone meanwhile */
+		e = errno;
+		fd = -1;
+		if (e == EISDIR &&
+		    (fd = openat(dfd, d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					 O_CLOEXEC)) < 0)
+			e = errno == ELOOP ? EXDEV : errno;
+		sub = arena_printf(c->arena, "%s/%s", path, d->d_name);
+		if (fd < 0 || !sub) {
+			if (fd >= 0)
+				close(fd);
+			rc = sub ? fs_fail_errno(c, "rm", sub, e)
+				 : wfs_fail(c, "rm %s: out of memory", path);
+		} else if (rm_tree(c, sub, fd, depth + 1, removed)) {
+			rc = -1;
+		} else if (unlinkat(dfd, d->d_name, AT_REMOVEDIR)) {
 			rc = fs_fail_errno(c, "rm", sub, errno);
 		} else {
 			(*removed)++;
@@ -355,7 +364,6 @@ int wfs_rm(struct wfs_ctx *c, const char *path, int recursive, int force,
 	   long long *removed)
 {
 	struct at a;
-	struct stat st;
 	int rc = 0, fd;
 
 	*removed = 0;
@@ -370,16 +378,12 @@ int wfs_rm(struct wfs_ctx *c, const char *path, int recursive, int force,
 		close_at(&a);
 		return wfs_fail(c, "rm %s: refusing to remove \".\", \"..\" or the workspace root", path);
 	}
-	if (fstatat(a.dirfd, a.name, &st, AT_SYMLINK_NOFOLLOW)) {
-		int e = errno;
-		close_at(&a);
-		return force && e == ENOENT ? 0 : fs_fail_errno(c, "rm", path, e);
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		if (unlinkat(a.dirfd, a.name, 0))
-			rc = force && errno == ENOENT ? 0 : fs_fail_errno(c, "rm", path, errno);
-		else
-			*removed = 1;
+	/* Anything but a directory goes in one call; EISDIR says it is
+	 * one (no stat first: rm is mostly of files). */
+	if (!unlinkat(a.dirfd, a.name, 0)) {
+		*removed = 1;
+	} else if (errno != EISDIR) {
+		rc = force && errno == ENOENT ? 0 : fs_fail_errno(c, "rm", path, errno);
 	} else if (!recursive) {
 		/* an empty directory goes without -r, as rmdir would */
 		if (unlinkat(a.dirfd, a.name, AT_REMOVEDIR))
@@ -1026,6 +1030,14 @@ int wfs_chmod(struct wfs_ctx *c, const char *mode, const char *path,
 	 * name left is then never followed */
 	if (open_at(c, "chmod", path, 1, 0, &a))
 		return -1;
+	/* an octal mode needs no stat: fchmodat2 alone, when the kernel
+	 * has it (the name is never followed) */
+	if (*mode >= '0' && *mode <= '7' && (m = parse_mode(mode, 0, 0)) >= 0 &&
+	    !syscall(SYS_fchmodat2, a.dirfd, a.name, (mode_t)m, AT_SYMLINK_NOFOLLOW)) {
+		*newmode = (unsigned)m;
+		close_at(&a);
+		return 0;
+	}
 	if (fstatat(a.dirfd, a.name, &st, AT_SYMLINK_NOFOLLOW)) {
 		rc = fs_fail_errno(c, "chmod", path, errno);
 	} else if (S_ISLNK(st.st_mode)) {
