@@ -35,6 +35,7 @@
 struct at {
 	int dirfd;
 	const char *name;
+	int missing; /* seen not to exist (into_dir): nothing to lock */
 };
 
 static int readonly(struct wfs_ctx *c, const char *op, const char *path)
@@ -99,6 +100,7 @@ static int open_at(struct wfs_ctx *c, const char *op, const char *path,
 	int fd;
 
 	a->dirfd = -1;
+	a->missing = 0;
 	if (!*path)
 		return wfs_fail(c, "%s: empty path", op);
 	if (!c->root) {
@@ -409,14 +411,6 @@ int wfs_rm(struct wfs_ctx *c, const char *path, int recursive, int force,
 
 /* ---- cp ---- */
 
-static char *tmp_name(struct wfs_ctx *c)
-{
-	unsigned long long rnd;
-
-	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-		rnd = (unsigned long long)wfs_now_ms() * 2654435761u ^ (unsigned long long)getpid();
-	return arena_printf(c->arena, ".wickfs-tmp-%016llx", rnd);
-}
 
 /* Put the temporary tmp in place of name (both in dfd). */
 static int place(struct wfs_ctx *c, const char *op, const char *shown, int dfd,
@@ -436,6 +430,16 @@ static int copy_data(int in, int out)
 	char buf[65536];
 	ssize_t n, w, off;
 
+	/* In the kernel, without a trip through this buffer. Read and
+	 * write where it cannot (another filesystem on older kernels), and
+	 * after a first 0: some kernels say 0 for /proc and sysfs files. */
+	for (off = 0; (n = copy_file_range(in, NULL, out, NULL, (size_t)1 << 30, 0)) > 0;)
+		off += n;
+	if (!n && off)
+		return 0;
+	if (n < 0 && errno != EXDEV && errno != ENOSYS && errno != EINVAL &&
+	    errno != EOPNOTSUPP && errno != EPERM)
+		return -1;
 	while ((n = read(in, buf, sizeof(buf))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
@@ -459,11 +463,22 @@ struct cpctx {
 	dev_t top_dev;
 	ino_t top_ino;   /* the destination directory made first: skipped */
 	long long copied;
+	unsigned long long rnd, seq; /* temporary names */
 };
+
+/* A fresh temporary name: one random draw per operation, then a count
+ * (O_EXCL or symlinkat's EEXIST catch any clash). */
+static char *tmp_name(struct wfs_ctx *c, struct cpctx *k)
+{
+	if (!k->rnd && getrandom(&k->rnd, sizeof(k->rnd), 0) != sizeof(k->rnd))
+		k->rnd = (unsigned long long)wfs_now_ns() * 2654435761u ^
+			 (unsigned long long)getpid();
+	return arena_printf(c->arena, ".wickfs-tmp-%016llx", k->rnd + k->seq++);
+}
 
 static int cp_entry(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
 		    const char *sshown, int dfd, const char *dname,
-		    const char *dshown, int depth);
+		    const char *dshown, int depth, const struct stat *known);
 
 static int cp_dir(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
 		  const char *sshown, int dfd, const char *dname,
@@ -505,9 +520,14 @@ static int cp_dir(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname
 		char *ss, *ds;
 		if (is_dot(d->d_name))
 			continue;
+		if (fstatat(in, d->d_name, &est, AT_SYMLINK_NOFOLLOW)) {
+			if (errno == ENOENT)
+				continue; /* gone meanwhile */
+			rc = fs_fail_errno(c, k->op, sshown, errno);
+			break;
+		}
 		/* the copy itself, made inside the source: not copied again */
-		if (!fstatat(in, d->d_name, &est, AT_SYMLINK_NOFOLLOW) &&
-		    est.st_dev == k->top_dev && est.st_ino == k->top_ino)
+		if (est.st_dev == k->top_dev && est.st_ino == k->top_ino)
 			continue;
 		if (wfs_expired(c)) {
 			rc = -1;
@@ -518,7 +538,8 @@ static int cp_dir(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname
 		if (!ss || !ds)
 			rc = wfs_fail(c, "%s %s: out of memory", k->op, sshown);
 		else
-			rc = cp_entry(c, k, in, d->d_name, ss, out, d->d_name, ds, depth + 1);
+			rc = cp_entry(c, k, in, d->d_name, ss, out, d->d_name, ds, depth + 1,
+				      &est);
 	}
 	closedir(dir);
 	if (!rc && (fchmod(out, st->st_mode & 07777) || futimens(out, ts)))
@@ -532,7 +553,7 @@ static int cp_file(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *snam
 		   const char *dshown, const struct stat *st)
 {
 	struct timespec ts[2] = {st->st_atim, st->st_mtim};
-	char *tmp = tmp_name(c);
+	char *tmp = tmp_name(c, k);
 	int in, out, e;
 
 	if (!tmp)
@@ -575,7 +596,7 @@ static int cp_link(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *snam
 		   const char *sshown, int dfd, const char *dname,
 		   const char *dshown)
 {
-	char target[PATH_MAX + 1], *tmp = tmp_name(c);
+	char target[PATH_MAX + 1], *tmp = tmp_name(c, k);
 	ssize_t n;
 
 	if (!tmp)
@@ -590,13 +611,16 @@ static int cp_link(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *snam
 	return place(c, k->op, dshown, dfd, tmp, dname, k->no_clobber);
 }
 
+/* known: the entry's lstat when the caller has it. */
 static int cp_entry(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
 		    const char *sshown, int dfd, const char *dname,
-		    const char *dshown, int depth)
+		    const char *dshown, int depth, const struct stat *known)
 {
 	struct stat st;
 
-	if (fstatat(sfd, sname, &st, AT_SYMLINK_NOFOLLOW))
+	if (known)
+		st = *known;
+	else if (fstatat(sfd, sname, &st, AT_SYMLINK_NOFOLLOW))
 		return fs_fail_errno(c, k->op, sshown, errno);
 	if (S_ISDIR(st.st_mode))
 		return cp_dir(c, k, sfd, sname, sshown, dfd, dname, dshown, &st, depth);
@@ -618,6 +642,9 @@ static void lock_pair(const struct at *s, const struct at *d, int fds[2])
 	int i;
 
 	for (i = 0; i < 2; i++) {
+		fds[i] = -1;
+		if (p[i]->missing)
+			continue;
 		fds[i] = openat(p[i]->dirfd, p[i]->name,
 				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (fds[i] >= 0 && (fstat(fds[i], &st[i]) || !S_ISREG(st[i].st_mode))) {
@@ -657,7 +684,7 @@ static int copy_at(struct wfs_ctx *c, struct cpctx *k, struct at *s,
 	if (is_dot(s->name) || is_dot(d->name))
 		return wfs_fail(c, "%s %s: refusing \".\" or \"..\" as a name", k->op,
 				is_dot(s->name) ? src : dst);
-	return cp_entry(c, k, s->dirfd, s->name, src, d->dirfd, d->name, dst, 0);
+	return cp_entry(c, k, s->dirfd, s->name, src, d->dirfd, d->name, dst, 0, NULL);
 }
 
 /* When dst names an existing directory (or a link to one, resolved as
@@ -672,8 +699,10 @@ static int into_dir(struct wfs_ctx *c, const char *op, const char *dst,
 	int fd;
 
 	*shown = dst;
-	if (fstatat(d->dirfd, d->name, &st, AT_SYMLINK_NOFOLLOW))
+	if (fstatat(d->dirfd, d->name, &st, AT_SYMLINK_NOFOLLOW)) {
+		d->missing = errno == ENOENT;
 		return 0; /* a new name */
+	}
 	if (S_ISLNK(st.st_mode)) {
 		if (open_at(c, op, dst, 1, 0, &l))
 			return errno == ENOENT ? 0 : -1; /* dangling: replaced */
@@ -724,7 +753,7 @@ static int open_pair(struct wfs_ctx *c, const char *op, const char *src,
 int wfs_cp(struct wfs_ctx *c, const char *src, const char *dst, int recursive,
 	   int no_clobber, long long *copied, const char **landed)
 {
-	struct cpctx k = {"cp", recursive, no_clobber, 0, 0, 0};
+	struct cpctx k = {.op = "cp", .recursive = recursive, .no_clobber = no_clobber};
 	struct at s, d;
 	int fds[2], rc;
 
@@ -781,7 +810,7 @@ static int mv_copy(struct wfs_ctx *c, struct cpctx *k, struct at *s,
 int wfs_mv(struct wfs_ctx *c, const char *src, const char *dst, int no_clobber,
 	   int *copied, const char **landed)
 {
-	struct cpctx k = {"mv", 1, no_clobber, 0, 0, 0};
+	struct cpctx k = {.op = "mv", .recursive = 1, .no_clobber = no_clobber};
 	struct at s, d;
 	int fds[2], rc = 0;
 

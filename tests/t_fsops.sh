@@ -203,6 +203,18 @@ expect fsops.cp.r_into_dir_again 0 '{"ok":true,"data":{"src":"ct","dst":"into/ct
 check_true fsops.cp.r_into_dir_not_merged "into/ct/ct/sub/a missing" test -f into/ct/ct/sub/a
 expect fsops.cp.into_link_to_dir 0 '{"ok":true,"data":{"src":"ci1","dst":"intolink/ci2","copied":1}}' cp ci1 intolink/ci2
 expect_error fsops.cp.into_no_clobber "cp into/ci1: file exists" cp --no-clobber ci1 into
+# the bytes, by copy_file_range or by read and write: a file over the
+# copy buffer, an empty one, and a /proc file whose size says 0
+head -c 300000 /dev/urandom >cbig
+cp_same() { "$WICKFS" cp "$2" "$3" >/dev/null && cmp -s "$2" "$3" && [ -s "$3" -o ! -s "$2" ] && echo same; }
+check fsops.cp.big_file same "$(cp_same x cbig cbig2)"
+: >cempty
+check fsops.cp.empty_file "same 0" "$(cp_same x cempty cempty2) $(wc -c <cempty2)"
+if [ -r /proc/version ]; then
+	check fsops.cp.proc_file "$(cat /proc/version)" "$("$WICKFS" cp /proc/version cproc >/dev/null; cat cproc)"
+else
+	skip fsops.cp.proc_file "no /proc/version here"
+fi
 mkfifo fifo
 expect_error fsops.cp.fifo "cp fifo: is a fifo (named pipe), not copied" cp fifo fifo2
 
