@@ -17,7 +17,8 @@
 #    directories of 100) against `cp -a`, each run copying to a fresh name
 #    (hyperfine -N, --prepare removes the copy).
 # Env: WICKFS, BENCH_N (default 5000), BENCH_RUNS (hyperfine runs, default
-# 10), BENCH_OPS_DIR, BENCH_DIFF_LINES, BENCH_CP_FILES, BENCH_SAVE=1.
+# 10), BENCH_OPS_DIR, BENCH_DIFF_LINES, BENCH_CP_FILES, BENCH_SAVE=1,
+# BENCH_QUICK=1 (500 round trips, 2,000 lines, 1,000 files).
 set -u
 cd "$(dirname "$0")/.." || exit 0
 . bench/lib.sh
@@ -27,10 +28,12 @@ W=$(bench_wickfs)
 mkdir -p "$BENCH_OUT/bin"
 cp "$W" "$BENCH_OUT/bin/wickfs.tk" && mv -f "$BENCH_OUT/bin/wickfs.tk" "$BENCH_OUT/bin/wickfs-toolkit" || exit 0
 W=$PWD/$BENCH_OUT/bin/wickfs-toolkit
-N=${BENCH_N:-5000}
+if [ "${BENCH_QUICK:-0}" = 1 ]; then # bench/run's quick pass: small sizes
+	N=${BENCH_N:-500} LINES=${BENCH_DIFF_LINES:-2000} FILES=${BENCH_CP_FILES:-1000}
+else
+	N=${BENCH_N:-5000} LINES=${BENCH_DIFF_LINES:-10000} FILES=${BENCH_CP_FILES:-20000}
+fi
 RUNS=${BENCH_RUNS:-10}
-LINES=${BENCH_DIFF_LINES:-10000}
-FILES=${BENCH_CP_FILES:-20000}
 LOAD=$BENCH_OUT/daemon_load
 md=$BENCH_OUT/toolkit.md
 work=$PWD/$BENCH_OUT/toolkit
