@@ -8,33 +8,31 @@
  *	help
  *	  usage: wickfs cp [-r] [--no-clobber] SRC DST
  *
- *	  Copy SRC to DST (the new name). Modes and modification times are
+ *	  Copy SRC to DST: the new name, or an existing directory to copy
+ *	  into (SRC keeps its name there). Modes and modification times are
  *	  kept (owners too when run as root); symlinks are copied as links,
  *	  never followed, so nothing outside the source tree is read. Each
- *	  file lands atomically. Data: {"src","dst","copied"} (files and
- *	  links copied).
+ *	  file lands atomically. Data: {"src","dst","copied"} (dst: the path
+ *	  the copy got; copied: files and links copied).
  *
- *	  -r, --recursive  copy a directory and everything in it (into an
- *	                   existing directory DST: merged)
+ *	  -r, --recursive  copy a directory and everything in it
  *	  --no-clobber     fail when DST (or an entry in it) exists
  */
 #define FOR_cp
 #include "applet.h"
 #include "fsops.h"
-#include "json.h"
 
 int cp_main(struct req *r)
 {
 	int recursive = opt_has(r, OPT_r), no_clobber = opt_has(r, OPT_no_clobber);
+	const char *dst;
 	long long copied;
 
-	if (wfs_cp(r->ctx, r->argv[0], r->argv[1], recursive, no_clobber, &copied))
+	if (wfs_cp(r->ctx, r->argv[0], r->argv[1], recursive, no_clobber, &copied,
+		   &dst))
 		return reply_ctx_error(r);
 	reply_ok_begin(r);
-	buf_puts(r->out, "{\"src\":");
-	json_cstr(r->out, r->argv[0]);
-	buf_puts(r->out, ",\"dst\":");
-	json_cstr(r->out, r->argv[1]);
+	fs_put_src_dst(r->out, r->argv[0], dst);
 	buf_printf(r->out, ",\"copied\":%lld}", copied);
 	return reply_ok_end(r);
 }

@@ -2,7 +2,9 @@
  *
  * usage: daemon_load ADDR CONNS REQUESTS_PER_CONN LINE
  *   ADDR  unix:PATH or tcp:HOST:PORT
- *   LINE  the request, sent as is ('\n' appended)
+ *   LINE  the request, sent as is ('\n' appended); each "%N" in it
+ *         becomes the request's number (connection * REQUESTS_PER_CONN
+ *         + i), so that each request may name its own file
  * Each connection (a thread) sends LINE, waits for the answer, repeats.
  * Prints: requests, seconds, requests/s, median, p90 and p99 round trip
  * in microseconds.
@@ -23,7 +25,7 @@ struct worker {
 	pthread_t t;
 	const char *addr, *line;
 	size_t line_len;
-	long n;
+	long n, first;
 	double *lat;
 	int failed;
 };
@@ -68,11 +70,29 @@ static int dial(const char *addr)
 	return -1;
 }
 
+/* LINE with each "%N" replaced by num, into out (of cap bytes). */
+static size_t expand(const char *line, long num, char *out, size_t cap)
+{
+	size_t o = 0;
+
+	for (; *line && o + 24 < cap; line++) {
+		if (line[0] == '%' && line[1] == 'N') {
+			o += (size_t)snprintf(out + o, cap - o, "%ld", num);
+			line++;
+		} else {
+			out[o++] = *line;
+		}
+	}
+	out[o] = 0;
+	return o;
+}
+
 static void *run(void *arg)
 {
 	struct worker *w = arg;
-	static __thread char buf[1 << 20];
+	static __thread char buf[1 << 20], req[8192];
 	int fd = dial(w->addr);
+	int numbered = strstr(w->line, "%N") != NULL;
 	long i;
 
 	if (fd < 0) {
@@ -80,9 +100,15 @@ static void *run(void *arg)
 		return NULL;
 	}
 	for (i = 0; i < w->n; i++) {
-		double t0 = now_us();
-		size_t got = 0;
-		if (write(fd, w->line, w->line_len) != (ssize_t)w->line_len) {
+		const char *line = w->line;
+		size_t len = w->line_len, got = 0;
+		double t0;
+		if (numbered) {
+			len = expand(w->line, w->first + i, req, sizeof(req));
+			line = req;
+		}
+		t0 = now_us();
+		if (write(fd, line, len) != (ssize_t)len) {
 			w->failed = 1;
 			break;
 		}
@@ -134,6 +160,7 @@ int main(int argc, char **argv)
 		w[i].line = line;
 		w[i].line_len = strlen(line);
 		w[i].n = n;
+		w[i].first = i * n;
 		w[i].lat = all + i * n;
 		pthread_create(&w[i].t, NULL, run, &w[i]);
 	}

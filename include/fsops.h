@@ -23,10 +23,16 @@ int wfs_mkdir(struct wfs_ctx *c, const char *path, int parents, int *created);
 /* rm: *removed counts the entries removed. */
 int wfs_rm(struct wfs_ctx *c, const char *path, int recursive, int force,
 	   long long *removed);
+/* mv, cp: when DST is an existing directory (or a link to one), SRC
+ * lands inside it under its own last name; *landed is the path it got
+ * (DST, or DST/NAME). */
 int wfs_mv(struct wfs_ctx *c, const char *src, const char *dst,
-	   int no_clobber, int *copied);
+	   int no_clobber, int *copied, const char **landed);
 int wfs_cp(struct wfs_ctx *c, const char *src, const char *dst,
-	   int recursive, int no_clobber, long long *copied);
+	   int recursive, int no_clobber, long long *copied,
+	   const char **landed);
+/* The start of mv's and cp's answer: {"src":SRC,"dst":DST (unclosed). */
+void fs_put_src_dst(struct buf *out, const char *src, const char *dst);
 /* append: data added at the end, under the lock edit and write take. */
 int wfs_append(struct wfs_ctx *c, const char *op, const char *path,
 	       const char *data, size_t len);

@@ -44,6 +44,17 @@ int confine_dirat(int dirfd, const char *rel, int create);
  * in why for a refusal. Quiet, for any thread. */
 int confine_open(const char *root, int rootfd, const char *path, int flags,
 		 char *why, size_t whylen);
+/* A directory opened for listing: beneath the root when confined. */
+int fs_open_dir(struct wfs_ctx *c, const char *op, const char *path);
+/* An entry of a directory listing, with its lstat. */
+struct fs_dirent {
+	char *name;
+	struct stat st;
+};
+/* The entries of the directory dfd (left open) but "." and "..", sorted
+ * by name, in the arena; an entry gone meanwhile is left out. */
+int fs_dir_entries(struct wfs_ctx *c, const char *op, const char *path,
+		   int dfd, struct fs_dirent **out, size_t *n);
 /* Maximum size read/edit will load (WICKFS_MAX_FILE, default 1 GiB). */
 size_t fs_max_file(void);
 

@@ -182,66 +182,94 @@ char *fs_resolve_links(struct wfs_ctx *c, const char *path)
 
 /* ---- ls ---- */
 
-static int dirent_cmp(const void *a, const void *b)
+int fs_open_dir(struct wfs_ctx *c, const char *op, const char *path)
 {
-	return strcmp(((const struct wfs_dirent *)a)->name,
-		      ((const struct wfs_dirent *)b)->name);
-}
-
-int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
-	   size_t *n)
-{
-	struct wfs_dirent *v = NULL, *nv;
-	size_t len = 0, cap = 0;
-	struct dirent *d;
-	struct stat st;
-	DIR *dir;
 	int fd;
 
-	if (c->root) {
-		fd = wfs_confined_open(c, "ls", path, O_RDONLY | O_DIRECTORY);
-		if (fd < 0)
-			return -1;
-	} else {
-		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return fs_fail_errno(c, "ls", path, errno);
-	}
-	dir = fdopendir(fd);
+	if (c->root)
+		return wfs_confined_open(c, op, path, O_RDONLY | O_DIRECTORY);
+	fd = fs_open_raw(path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fs_fail_errno(c, op, path, errno);
+	return fd;
+}
+
+static int dirent_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct fs_dirent *)a)->name,
+		      ((const struct fs_dirent *)b)->name);
+}
+
+int fs_dir_entries(struct wfs_ctx *c, const char *op, const char *path,
+		   int dfd, struct fs_dirent **out, size_t *n)
+{
+	struct fs_dirent *v = NULL, *nv;
+	size_t len = 0, cap = 0;
+	struct dirent *d;
+	/* fdopendir takes the descriptor over: a copy, so dfd stays open */
+	int own = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir = own < 0 ? NULL : fdopendir(own);
+
 	if (!dir) {
 		int e = errno;
-		close(fd);
-		return fs_fail_errno(c, "ls", path, e);
+		if (own >= 0)
+			close(own);
+		return fs_fail_errno(c, op, path, e);
 	}
 	while ((d = readdir(dir))) {
 		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
 			continue;
-		if (fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW))
-			continue;
 		if (len == cap) {
 			cap = cap ? cap * 2 : 64;
 			nv = arena_alloc(c->arena, cap * sizeof(*nv));
-			if (!nv) {
-				closedir(dir);
-				return wfs_fail(c, "ls %s: out of memory", path);
-			}
+			if (!nv)
+				goto oom;
 			if (len)
 				memcpy(nv, v, len * sizeof(*nv));
 			v = nv;
 		}
+		if (fstatat(dfd, d->d_name, &v[len].st, AT_SYMLINK_NOFOLLOW))
+			continue; /* gone meanwhile */
 		v[len].name = arena_strdup(c->arena, d->d_name);
-		v[len].type = S_ISDIR(st.st_mode) ? "dir"
-			      : S_ISLNK(st.st_mode) ? "symlink" : "file";
-		v[len].size = (long long)st.st_size;
-		if (!v[len].name) {
-			closedir(dir);
-			return wfs_fail(c, "ls %s: out of memory", path);
-		}
+		if (!v[len].name)
+			goto oom;
 		len++;
 	}
 	closedir(dir);
 	if (len)
 		qsort(v, len, sizeof(*v), dirent_cmp);
+	*out = v;
+	*n = len;
+	return 0;
+oom:
+	closedir(dir);
+	return wfs_fail(c, "%s %s: out of memory", op, path);
+}
+
+int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
+	   size_t *n)
+{
+	struct fs_dirent *e;
+	struct wfs_dirent *v;
+	size_t len, i;
+	int fd, rc;
+
+	fd = fs_open_dir(c, "ls", path);
+	if (fd < 0)
+		return -1;
+	rc = fs_dir_entries(c, "ls", path, fd, &e, &len);
+	close(fd);
+	if (rc)
+		return -1;
+	v = arena_alloc(c->arena, (len ? len : 1) * sizeof(*v));
+	if (!v)
+		return wfs_fail(c, "ls %s: out of memory", path);
+	for (i = 0; i < len; i++) {
+		mode_t m = e[i].st.st_mode;
+		v[i].name = e[i].name;
+		v[i].type = S_ISDIR(m) ? "dir" : S_ISLNK(m) ? "symlink" : "file";
+		v[i].size = (long long)e[i].st.st_size;
+	}
 	*ents = v;
 	*n = len;
 	return 0;

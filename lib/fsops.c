@@ -35,6 +35,7 @@
 struct at {
 	int dirfd;
 	const char *name;
+	int missing; /* seen not to exist (into_dir): nothing to lock */
 };
 
 static int readonly(struct wfs_ctx *c, const char *op, const char *path)
@@ -67,6 +68,27 @@ static int split(struct wfs_ctx *c, const char *path, char **dir, char **base)
 	return 0;
 }
 
+/* mkdir -p of dir (unconfined). */
+static int mkdir_parents(struct wfs_ctx *c, const char *op, char *dir)
+{
+	char *s, ch;
+
+	for (s = dir + 1;; s++) {
+		if (*s && *s != '/')
+			continue;
+		ch = *s;
+		*s = 0;
+		if (mkdir(dir, 0755) && errno != EEXIST) {
+			int e = errno;
+			*s = ch;
+			return fs_fail_errno(c, op, dir, e);
+		}
+		*s = ch;
+		if (!ch)
+			return 0;
+	}
+}
+
 /* Open the directory holding path's last component. follow: the last
  * component is resolved too (its final target's directory is opened).
  * Confined, a last component "." or ".." (or the root itself) is first
@@ -78,30 +100,21 @@ static int open_at(struct wfs_ctx *c, const char *op, const char *path,
 	int fd;
 
 	a->dirfd = -1;
+	a->missing = 0;
 	if (!*path)
 		return wfs_fail(c, "%s: empty path", op);
 	if (!c->root) {
 		const char *p = follow ? fs_resolve_links(c, path) : path;
 		if (!p || split(c, p, &dir, &base))
 			return -1;
-		if (create && strcmp(dir, ".") && strcmp(dir, "/")) {
-			int e = 0;
-			char *s;
-			for (s = dir + 1;; s++) {
-				if (*s && *s != '/')
-					continue;
-				char ch = *s;
-				*s = 0;
-				if (mkdir(dir, 0755) && errno != EEXIST)
-					e = errno;
-				*s = ch;
-				if (e)
-					return fs_fail_errno(c, op, dir, e);
-				if (!ch)
-					break;
-			}
+		fd = fs_open_raw(dir, O_PATH | O_DIRECTORY);
+		/* -p: the parents are made only when missing, so the
+		 * common case (they exist) costs one open */
+		if (fd < 0 && errno == ENOENT && create) {
+			if (mkdir_parents(c, op, dir))
+				return -1;
+			fd = fs_open_raw(dir, O_PATH | O_DIRECTORY);
 		}
-		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			return fs_fail_errno(c, op, path, errno);
 		a->dirfd = fd;
@@ -298,9 +311,8 @@ static int rm_tree(struct wfs_ctx *c, const char *path, int dfd, int depth,
 		   long long *removed)
 {
 	struct dirent *d;
-	struct stat st;
 	DIR *dir;
-	int rc = 0;
+	int rc = 0, fd, e;
 
 	if (depth > MAX_DEPTH)
 		return wfs_fail(c, "rm %s: directories nested too deep", path);
@@ -318,30 +330,29 @@ static int rm_tree(struct wfs_ctx *c, const char *path, int dfd, int depth,
 			rc = -1;
 			break;
 		}
-		sub = arena_printf(c->arena, "%s/%s", path, d->d_name);
-		if (!sub) {
-			rc = wfs_fail(c, "rm %s: out of memory", path);
-			break;
-		}
-		if (fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
-			if (errno != ENOENT)
-				rc = fs_fail_errno(c, "rm", sub, errno);
+		/* no stat: unlink says EISDIR for a directory, which is then
+		 * entered with O_NOFOLLOW (a link swapped in is refused) */
+		if (!unlinkat(dfd, d->d_name, 0)) {
+			(*removed)++;
 			continue;
 		}
-		if (S_ISDIR(st.st_mode)) {
-			int fd = openat(dfd, d->d_name,
-					O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (fd < 0) {
-				rc = fs_fail_errno(c, "rm", sub, errno);
-				break;
-			}
-			if (rm_tree(c, sub, fd, depth + 1, removed))
-				rc = -1;
-			else if (unlinkat(dfd, d->d_name, AT_REMOVEDIR))
-				rc = fs_fail_errno(c, "rm", sub, errno);
-			else
-				(*removed)++;
-		} else if (unlinkat(dfd, d->d_name, 0) && errno != ENOENT) {
+		if (errno == ENOENT)
+			continue; /* gone meanwhile */
+		e = errno;
+		fd = -1;
+		if (e == EISDIR &&
+		    (fd = openat(dfd, d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					 O_CLOEXEC)) < 0)
+			e = errno == ELOOP ? EXDEV : errno;
+		sub = arena_printf(c->arena, "%s/%s", path, d->d_name);
+		if (fd < 0 || !sub) {
+			if (fd >= 0)
+				close(fd);
+			rc = sub ? fs_fail_errno(c, "rm", sub, e)
+				 : wfs_fail(c, "rm %s: out of memory", path);
+		} else if (rm_tree(c, sub, fd, depth + 1, removed)) {
+			rc = -1;
+		} else if (unlinkat(dfd, d->d_name, AT_REMOVEDIR)) {
 			rc = fs_fail_errno(c, "rm", sub, errno);
 		} else {
 			(*removed)++;
@@ -355,7 +366,6 @@ int wfs_rm(struct wfs_ctx *c, const char *path, int recursive, int force,
 	   long long *removed)
 {
 	struct at a;
-	struct stat st;
 	int rc = 0, fd;
 
 	*removed = 0;
@@ -370,16 +380,12 @@ int wfs_rm(struct wfs_ctx *c, const char *path, int recursive, int force,
 		close_at(&a);
 		return wfs_fail(c, "rm %s: refusing to remove \".\", \"..\" or the workspace root", path);
 	}
-	if (fstatat(a.dirfd, a.name, &st, AT_SYMLINK_NOFOLLOW)) {
-		int e = errno;
-		close_at(&a);
-		return force && e == ENOENT ? 0 : fs_fail_errno(c, "rm", path, e);
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		if (unlinkat(a.dirfd, a.name, 0))
-			rc = force && errno == ENOENT ? 0 : fs_fail_errno(c, "rm", path, errno);
-		else
-			*removed = 1;
+	/* Anything but a directory goes in one call; EISDIR says it is
+	 * one (no stat first: rm is mostly of files). */
+	if (!unlinkat(a.dirfd, a.name, 0)) {
+		*removed = 1;
+	} else if (errno != EISDIR) {
+		rc = force && errno == ENOENT ? 0 : fs_fail_errno(c, "rm", path, errno);
 	} else if (!recursive) {
 		/* an empty directory goes without -r, as rmdir would */
 		if (unlinkat(a.dirfd, a.name, AT_REMOVEDIR))
@@ -405,14 +411,6 @@ int wfs_rm(struct wfs_ctx *c, const char *path, int recursive, int force,
 
 /* ---- cp ---- */
 
-static char *tmp_name(struct wfs_ctx *c)
-{
-	unsigned long long rnd;
-
-	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-		rnd = (unsigned long long)wfs_now_ms() * 2654435761u ^ (unsigned long long)getpid();
-	return arena_printf(c->arena, ".wickfs-tmp-%016llx", rnd);
-}
 
 /* Put the temporary tmp in place of name (both in dfd). */
 static int place(struct wfs_ctx *c, const char *op, const char *shown, int dfd,
@@ -432,6 +430,16 @@ static int copy_data(int in, int out)
 	char buf[65536];
 	ssize_t n, w, off;
 
+	/* In the kernel, without a trip through this buffer. Read and
+	 * write where it cannot (another filesystem on older kernels), and
+	 * after a first 0: some kernels say 0 for /proc and sysfs files. */
+	for (off = 0; (n = copy_file_range(in, NULL, out, NULL, (size_t)1 << 30, 0)) > 0;)
+		off += n;
+	if (!n && off)
+		return 0;
+	if (n < 0 && errno != EXDEV && errno != ENOSYS && errno != EINVAL &&
+	    errno != EOPNOTSUPP && errno != EPERM)
+		return -1;
 	while ((n = read(in, buf, sizeof(buf))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
@@ -455,11 +463,22 @@ struct cpctx {
 	dev_t top_dev;
 	ino_t top_ino;   /* the destination directory made first: skipped */
 	long long copied;
+	unsigned long long rnd, seq; /* temporary names */
 };
+
+/* A fresh temporary name: one random draw per operation, then a count
+ * (O_EXCL or symlinkat's EEXIST catch any clash). */
+static char *tmp_name(struct wfs_ctx *c, struct cpctx *k)
+{
+	if (!k->rnd && getrandom(&k->rnd, sizeof(k->rnd), 0) != sizeof(k->rnd))
+		k->rnd = (unsigned long long)wfs_now_ns() * 2654435761u ^
+			 (unsigned long long)getpid();
+	return arena_printf(c->arena, ".wickfs-tmp-%016llx", k->rnd + k->seq++);
+}
 
 static int cp_entry(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
 		    const char *sshown, int dfd, const char *dname,
-		    const char *dshown, int depth);
+		    const char *dshown, int depth, const struct stat *known);
 
 static int cp_dir(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
 		  const char *sshown, int dfd, const char *dname,
@@ -501,9 +520,14 @@ static int cp_dir(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname
 		char *ss, *ds;
 		if (is_dot(d->d_name))
 			continue;
+		if (fstatat(in, d->d_name, &est, AT_SYMLINK_NOFOLLOW)) {
+			if (errno == ENOENT)
+				continue; /* gone meanwhile */
+			rc = fs_fail_errno(c, k->op, sshown, errno);
+			break;
+		}
 		/* the copy itself, made inside the source: not copied again */
-		if (!fstatat(in, d->d_name, &est, AT_SYMLINK_NOFOLLOW) &&
-		    est.st_dev == k->top_dev && est.st_ino == k->top_ino)
+		if (est.st_dev == k->top_dev && est.st_ino == k->top_ino)
 			continue;
 		if (wfs_expired(c)) {
 			rc = -1;
@@ -514,7 +538,8 @@ static int cp_dir(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname
 		if (!ss || !ds)
 			rc = wfs_fail(c, "%s %s: out of memory", k->op, sshown);
 		else
-			rc = cp_entry(c, k, in, d->d_name, ss, out, d->d_name, ds, depth + 1);
+			rc = cp_entry(c, k, in, d->d_name, ss, out, d->d_name, ds, depth + 1,
+				      &est);
 	}
 	closedir(dir);
 	if (!rc && (fchmod(out, st->st_mode & 07777) || futimens(out, ts)))
@@ -528,7 +553,7 @@ static int cp_file(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *snam
 		   const char *dshown, const struct stat *st)
 {
 	struct timespec ts[2] = {st->st_atim, st->st_mtim};
-	char *tmp = tmp_name(c);
+	char *tmp = tmp_name(c, k);
 	int in, out, e;
 
 	if (!tmp)
@@ -571,7 +596,7 @@ static int cp_link(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *snam
 		   const char *sshown, int dfd, const char *dname,
 		   const char *dshown)
 {
-	char target[PATH_MAX + 1], *tmp = tmp_name(c);
+	char target[PATH_MAX + 1], *tmp = tmp_name(c, k);
 	ssize_t n;
 
 	if (!tmp)
@@ -586,13 +611,16 @@ static int cp_link(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *snam
 	return place(c, k->op, dshown, dfd, tmp, dname, k->no_clobber);
 }
 
+/* known: the entry's lstat when the caller has it. */
 static int cp_entry(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname,
 		    const char *sshown, int dfd, const char *dname,
-		    const char *dshown, int depth)
+		    const char *dshown, int depth, const struct stat *known)
 {
 	struct stat st;
 
-	if (fstatat(sfd, sname, &st, AT_SYMLINK_NOFOLLOW))
+	if (known)
+		st = *known;
+	else if (fstatat(sfd, sname, &st, AT_SYMLINK_NOFOLLOW))
 		return fs_fail_errno(c, k->op, sshown, errno);
 	if (S_ISDIR(st.st_mode))
 		return cp_dir(c, k, sfd, sname, sshown, dfd, dname, dshown, &st, depth);
@@ -614,6 +642,9 @@ static void lock_pair(const struct at *s, const struct at *d, int fds[2])
 	int i;
 
 	for (i = 0; i < 2; i++) {
+		fds[i] = -1;
+		if (p[i]->missing)
+			continue;
 		fds[i] = openat(p[i]->dirfd, p[i]->name,
 				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (fds[i] >= 0 && (fstat(fds[i], &st[i]) || !S_ISREG(st[i].st_mode))) {
@@ -653,27 +684,87 @@ static int copy_at(struct wfs_ctx *c, struct cpctx *k, struct at *s,
 	if (is_dot(s->name) || is_dot(d->name))
 		return wfs_fail(c, "%s %s: refusing \".\" or \"..\" as a name", k->op,
 				is_dot(s->name) ? src : dst);
-	return cp_entry(c, k, s->dirfd, s->name, src, d->dirfd, d->name, dst, 0);
+	return cp_entry(c, k, s->dirfd, s->name, src, d->dirfd, d->name, dst, 0, NULL);
+}
+
+/* When dst names an existing directory (or a link to one, resolved as
+ * open_at resolves, so never out of the root), the item goes inside it
+ * under src's last name, as cp and mv do: d then holds that directory
+ * and that name, and *shown the path "DST/NAME". */
+static int into_dir(struct wfs_ctx *c, const char *op, const char *dst,
+		    const struct at *s, struct at *d, const char **shown)
+{
+	struct stat st;
+	struct at l;
+	int fd;
+
+	*shown = dst;
+	if (fstatat(d->dirfd, d->name, &st, AT_SYMLINK_NOFOLLOW)) {
+		d->missing = errno == ENOENT;
+		return 0; /* a new name */
+	}
+	if (S_ISLNK(st.st_mode)) {
+		if (open_at(c, op, dst, 1, 0, &l))
+			return errno == ENOENT ? 0 : -1; /* dangling: replaced */
+		if (fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode)) {
+			close_at(&l);
+			return 0; /* a link to a file: the link is replaced */
+		}
+		close_at(d);
+		*d = l;
+	} else if (!S_ISDIR(st.st_mode)) {
+		return 0;
+	}
+	fd = openat(d->dirfd, d->name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fs_fail_errno(c, op, dst, errno);
+	close_at(d);
+	d->dirfd = fd;
+	d->name = s->name;
+	*shown = arena_printf(c->arena, "%s%s%s", dst,
+			      dst[strlen(dst) - 1] == '/' ? "" : "/", s->name);
+	if (!*shown)
+		return wfs_fail(c, "%s %s: out of memory", op, dst);
+	return 0;
+}
+
+/* Both ends of a cp or mv opened, dst moved into an existing directory;
+ * on success the caller closes both. */
+static int open_pair(struct wfs_ctx *c, const char *op, const char *src,
+		     const char *dst, struct at *s, struct at *d,
+		     const char **shown)
+{
+	if (open_at(c, op, src, 0, 0, s))
+		return -1;
+	if (is_dot(s->name)) {
+		close_at(s);
+		return wfs_fail(c, "%s %s: refusing \".\" or \"..\" as a name", op, src);
+	}
+	if (!open_at(c, op, dst, 0, 0, d)) {
+		if (!into_dir(c, op, dst, s, d, shown))
+			return 0;
+		close_at(d);
+	}
+	close_at(s);
+	return -1;
 }
 
 int wfs_cp(struct wfs_ctx *c, const char *src, const char *dst, int recursive,
-	   int no_clobber, long long *copied)
+	   int no_clobber, long long *copied, const char **landed)
 {
-	struct cpctx k = {"cp", recursive, no_clobber, 0, 0, 0};
+	struct cpctx k = {.op = "cp", .recursive = recursive, .no_clobber = no_clobber};
 	struct at s, d;
 	int fds[2], rc;
 
 	*copied = 0;
+	*landed = dst;
 	if (readonly(c, "cp", dst))
 		return -1;
-	if (open_at(c, "cp", src, 0, 0, &s))
+	if (open_pair(c, "cp", src, dst, &s, &d, landed))
 		return -1;
-	if (open_at(c, "cp", dst, 0, 0, &d)) {
-		close_at(&s);
-		return -1;
-	}
 	lock_pair(&s, &d, fds);
-	rc = copy_at(c, &k, &s, src, &d, dst);
+	rc = copy_at(c, &k, &s, src, &d, *landed);
 	unlock_pair(fds);
 	close_at(&s);
 	close_at(&d);
@@ -681,55 +772,69 @@ int wfs_cp(struct wfs_ctx *c, const char *src, const char *dst, int recursive,
 	return rc;
 }
 
+void fs_put_src_dst(struct buf *out, const char *src, const char *dst)
+{
+	buf_puts(out, "{\"src\":");
+	json_cstr(out, src);
+	buf_puts(out, ",\"dst\":");
+	json_cstr(out, dst);
+}
+
 /* ---- mv ---- */
 
-int wfs_mv(struct wfs_ctx *c, const char *src, const char *dst, int no_clobber,
-	   int *copied)
+/* Across filesystems: copy everything, then remove the source. */
+static int mv_copy(struct wfs_ctx *c, struct cpctx *k, struct at *s,
+		   const char *src, struct at *d, const char *dst)
 {
-	struct cpctx k = {"mv", 1, no_clobber, 0, 0, 0};
-	struct at s, d;
 	struct stat st;
-	int fds[2], rc = 0, fd;
 	long long n = 0;
+	int rc, fd;
+
+	if (fstatat(s->dirfd, s->name, &st, AT_SYMLINK_NOFOLLOW))
+		return fs_fail_errno(c, "mv", src, errno);
+	rc = copy_at(c, k, s, src, d, dst);
+	if (rc)
+		return rc;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(s->dirfd, s->name, 0) ? fs_fail_errno(c, "mv", src, errno) : 0;
+	fd = openat(s->dirfd, s->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fs_fail_errno(c, "mv", src, errno);
+	if (rm_tree(c, src, fd, 0, &n))
+		return -1;
+	if (unlinkat(s->dirfd, s->name, AT_REMOVEDIR))
+		return fs_fail_errno(c, "mv", src, errno);
+	return 0;
+}
+
+int wfs_mv(struct wfs_ctx *c, const char *src, const char *dst, int no_clobber,
+	   int *copied, const char **landed)
+{
+	struct cpctx k = {.op = "mv", .recursive = 1, .no_clobber = no_clobber};
+	struct at s, d;
+	int fds[2], rc = 0;
 
 	*copied = 0;
+	*landed = dst;
 	if (readonly(c, "mv", src))
 		return -1;
-	if (open_at(c, "mv", src, 0, 0, &s))
+	if (open_pair(c, "mv", src, dst, &s, &d, landed))
 		return -1;
-	if (open_at(c, "mv", dst, 0, 0, &d)) {
-		close_at(&s);
-		return -1;
-	}
-	if (is_dot(s.name) || is_dot(d.name)) {
+	if (is_dot(d.name)) {
 		close_at(&s);
 		close_at(&d);
-		return wfs_fail(c, "mv %s: refusing \".\" or \"..\" as a name",
-				is_dot(s.name) ? src : dst);
+		return wfs_fail(c, "mv %s: refusing \".\" or \"..\" as a name", dst);
 	}
 	lock_pair(&s, &d, fds);
 	if (!syscall(SYS_renameat2, s.dirfd, s.name, d.dirfd, d.name,
 		     no_clobber ? RENAME_NOREPLACE : 0)) {
 		rc = 0;
 	} else if (errno != EXDEV) {
-		rc = fs_fail_errno(c, "mv", errno == EEXIST || errno == ENOTEMPTY ? dst : src, errno);
-	} else if (fstatat(s.dirfd, s.name, &st, AT_SYMLINK_NOFOLLOW)) {
-		rc = fs_fail_errno(c, "mv", src, errno);
+		rc = fs_fail_errno(c, "mv", errno == EEXIST || errno == ENOTEMPTY ? *landed : src,
+				   errno);
 	} else {
-		/* another filesystem: copy everything, then remove the source */
 		*copied = 1;
-		rc = copy_at(c, &k, &s, src, &d, dst);
-		if (!rc && !S_ISDIR(st.st_mode)) {
-			if (unlinkat(s.dirfd, s.name, 0))
-				rc = fs_fail_errno(c, "mv", src, errno);
-		} else if (!rc) {
-			fd = openat(s.dirfd, s.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (fd < 0)
-				rc = fs_fail_errno(c, "mv", src, errno);
-			else if (!(rc = rm_tree(c, src, fd, 0, &n)) &&
-				 unlinkat(s.dirfd, s.name, AT_REMOVEDIR))
-				rc = fs_fail_errno(c, "mv", src, errno);
-		}
+		rc = mv_copy(c, &k, &s, src, &d, *landed);
 	}
 	unlock_pair(fds);
 	close_at(&s);
@@ -894,127 +999,104 @@ static long parse_mode(const char *s, mode_t old, int isdir)
 	return parse_symbolic(s, old, isdir);
 }
 
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+
+/* The mode of the inode st (found at dirfd/name without following)
+ * changed, never through a link swapped in at the name meanwhile.
+ * fchmodat2 with AT_SYMLINK_NOFOLLOW (Linux 6.6) does it in one call on
+ * the name. Older kernels (or a seccomp profile that does not know it):
+ * an O_PATH descriptor of the inode, changed through its name in /proc
+ * (fchmod refuses O_PATH descriptors); without /proc, a descriptor
+ * opened for reading and checked to be the same inode. */
+static int chmod_at(int dirfd, const char *name, const struct stat *st, mode_t m)
+{
+	char proc[64];
+	struct stat now;
+	int fd, rc = -1, e;
+
+	if (!syscall(SYS_fchmodat2, dirfd, name, m, AT_SYMLINK_NOFOLLOW))
+		return 0;
+	if (errno == EOPNOTSUPP) {
+		errno = ELOOP; /* a link now: never changed through */
+		return -1;
+	}
+	if (errno != ENOSYS && errno != EPERM && errno != EINVAL)
+		return -1;
+	fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &now) || now.st_ino != st->st_ino || now.st_dev != st->st_dev) {
+		close(fd);
+		errno = ESTALE; /* replaced meanwhile */
+		return -1;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	rc = chmod(proc, m);
+	e = errno;
+	close(fd);
+	if (!rc || (e != ENOENT && e != ENOTDIR))
+		return rc;
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &now) || now.st_ino != st->st_ino || now.st_dev != st->st_dev)
+		errno = ESTALE;
+	else
+		rc = fchmod(fd, m);
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
 int wfs_chmod(struct wfs_ctx *c, const char *mode, const char *path,
 	      unsigned *newmode)
 {
 	struct at a;
 	struct stat st;
 	long m;
-	int fd, rc = 0;
+	int rc = 0;
 
 	if (readonly(c, "chmod", path))
 		return -1;
+	/* a link is resolved here (beneath the root when confined); the
+	 * name left is then never followed */
 	if (open_at(c, "chmod", path, 1, 0, &a))
 		return -1;
-	/* Opened without following, then changed through the descriptor:
-	 * a link swapped in at the name is refused, not followed. */
-	fd = openat(a.dirfd, a.name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		rc = fs_fail_errno(c, "chmod", path, errno);
-		goto out;
+	/* an octal mode needs no stat: fchmodat2 alone, when the kernel
+	 * has it (the name is never followed) */
+	if (*mode >= '0' && *mode <= '7' && (m = parse_mode(mode, 0, 0)) >= 0 &&
+	    !syscall(SYS_fchmodat2, a.dirfd, a.name, (mode_t)m, AT_SYMLINK_NOFOLLOW)) {
+		*newmode = (unsigned)m;
+		close_at(&a);
+		return 0;
 	}
-	if (S_ISLNK(st.st_mode)) {
+	if (fstatat(a.dirfd, a.name, &st, AT_SYMLINK_NOFOLLOW)) {
+		rc = fs_fail_errno(c, "chmod", path, errno);
+	} else if (S_ISLNK(st.st_mode)) {
 		rc = c->root ? wfs_fail(c, "chmod %s: a symlink leads outside the workspace root %s (it changed while being opened)",
 					path, c->root)
 			     : wfs_fail(c, "chmod %s: a symlink (its target is not reachable)", path);
-		goto out;
-	}
-	m = parse_mode(mode, st.st_mode, S_ISDIR(st.st_mode));
-	if (m < 0) {
+	} else if ((m = parse_mode(mode, st.st_mode, S_ISDIR(st.st_mode))) < 0) {
 		rc = wfs_fail(c, "chmod %s: invalid mode %s (octal, or [ugoa]*[+-=][rwxXst]*, comma-separated)",
 			      path, mode);
-		goto out;
+	} else if (chmod_at(a.dirfd, a.name, &st, (mode_t)m)) {
+		rc = errno == ELOOP || errno == ESTALE
+			     ? wfs_fail(c, "chmod %s: replaced by %s while being changed, not changed",
+					path, errno == ELOOP ? "a symlink" : "another file")
+			     : fs_fail_errno(c, "chmod", path, errno);
+	} else {
+		*newmode = (unsigned)m;
 	}
-	{
-		/* fchmod refuses O_PATH descriptors: go through the fd's
-		 * name in /proc, which names this very inode */
-		char proc[64];
-		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-		if (chmod(proc, (mode_t)m)) {
-			int e = errno;
-			int rfd = openat(a.dirfd, a.name,
-					 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-			struct stat rs;
-			/* Without /proc (ENOENT) the fallback's own error is
-			 * the true cause (not the owner, not readable). */
-			if (rfd >= 0 && !fstat(rfd, &rs) && rs.st_ino == st.st_ino &&
-			    rs.st_dev == st.st_dev)
-				e = fchmod(rfd, (mode_t)m) ? (e == ENOENT ? errno : e) : 0;
-			else if (rfd < 0 && e == ENOENT)
-				e = errno;
-			if (rfd >= 0)
-				close(rfd);
-			if (e)
-				rc = fs_fail_errno(c, "chmod", path, e);
-		}
-	}
-	*newmode = (unsigned)m;
-out:
-	if (fd >= 0)
-		close(fd);
 	close_at(&a);
 	return rc;
 }
 
 /* ---- ls --depth, --long ---- */
 
-struct lsent {
-	char *name;
-	struct stat st;
-};
-
-static int lsent_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct lsent *)a)->name, ((const struct lsent *)b)->name);
-}
-
-/* The entries of the directory dfd (left open), sorted by name. */
-static int ls_read(struct wfs_ctx *c, const char *path, int dfd,
-		   struct lsent **out, size_t *n)
-{
-	struct lsent *v = NULL, *nv;
-	size_t len = 0, cap = 0;
-	struct dirent *d;
-	int own = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir = own < 0 ? NULL : fdopendir(own);
-
-	if (!dir) {
-		int e = errno;
-		if (own >= 0)
-			close(own);
-		return fs_fail_errno(c, "ls", path, e);
-	}
-	while ((d = readdir(dir))) {
-		if (is_dot(d->d_name))
-			continue;
-		if (len == cap) {
-			cap = cap ? cap * 2 : 64;
-			nv = arena_alloc(c->arena, cap * sizeof(*nv));
-			if (!nv)
-				goto oom;
-			if (len)
-				memcpy(nv, v, len * sizeof(*nv));
-			v = nv;
-		}
-		if (fstatat(dfd, d->d_name, &v[len].st, AT_SYMLINK_NOFOLLOW))
-			continue; /* gone meanwhile */
-		v[len].name = arena_strdup(c->arena, d->d_name);
-		if (!v[len].name)
-			goto oom;
-		len++;
-	}
-	closedir(dir);
-	if (len)
-		qsort(v, len, sizeof(*v), lsent_cmp);
-	*out = v;
-	*n = len;
-	return 0;
-oom:
-	closedir(dir);
-	return wfs_fail(c, "ls %s: out of memory", path);
-}
-
-static void ls_put(struct buf *b, int dfd, const char *rel, const struct lsent *e,
+static void ls_put(struct buf *b, int dfd, const char *rel, const struct fs_dirent *e,
 		   int lng, int *first)
 {
 	const struct stat *st = &e->st;
@@ -1046,11 +1128,11 @@ static void ls_put(struct buf *b, int dfd, const char *rel, const struct lsent *
 static int ls_level(struct wfs_ctx *c, const char *path, int dfd, const char *prefix,
 		    int depth, int lng, struct buf *b, int *first)
 {
-	struct lsent *v = NULL;
+	struct fs_dirent *v = NULL;
 	size_t n = 0, i;
 	int sfd, rc;
 
-	if (ls_read(c, path, dfd, &v, &n))
+	if (fs_dir_entries(c, "ls", path, dfd, &v, &n))
 		return -1;
 	for (i = 0; i < n; i++) {
 		char *rel = *prefix ? arena_printf(c->arena, "%s/%s", prefix, v[i].name)
@@ -1080,15 +1162,9 @@ int wfs_ls_tree(struct wfs_ctx *c, const char *path, int depth, int lng,
 
 	if (depth <= 0 || depth > MAX_DEPTH)
 		depth = MAX_DEPTH;
-	if (c->root) {
-		fd = wfs_confined_open(c, "ls", path, O_RDONLY | O_DIRECTORY);
-		if (fd < 0)
-			return -1;
-	} else {
-		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return fs_fail_errno(c, "ls", path, errno);
-	}
+	fd = fs_open_dir(c, "ls", path);
+	if (fd < 0)
+		return -1;
 	buf_putc(out, '[');
 	rc = ls_level(c, path, fd, "", depth, lng, out, &first);
 	buf_putc(out, ']');

@@ -134,6 +134,34 @@ else
 	rmdir "$shm" 2>/dev/null
 	skip fsops.mv.exdev "no second filesystem (/dev/shm) here"
 fi
+# Into an existing directory: the item lands inside it, under its name.
+mkdir -p into/sub
+printf f >mi1
+expect fsops.mv.into_dir 0 '{"ok":true,"data":{"src":"mi1","dst":"into/mi1","copied":false}}' mv mi1 into
+check fsops.mv.into_dir_moved "f gone" "$(cat into/mi1) $([ -e mi1 ] || echo gone)"
+printf g >mi2
+expect fsops.mv.into_dir_slash 0 '{"ok":true,"data":{"src":"mi2","dst":"into/sub/mi2","copied":false}}' mv mi2 into/sub/
+mkdir -p mid/x
+expect fsops.mv.dir_into_dir 0 '{"ok":true,"data":{"src":"mid","dst":"into/mid","copied":false}}' mv mid into
+check_true fsops.mv.dir_into_dir_moved "into/mid/x missing" test -d into/mid/x
+ln -s into intolink
+printf h >mi3
+expect fsops.mv.into_link_to_dir 0 '{"ok":true,"data":{"src":"mi3","dst":"intolink/mi3","copied":false}}' mv mi3 intolink
+check fsops.mv.into_link_to_dir_moved "h link" "$(cat into/mi3) $([ -L intolink ] && echo link)"
+printf i >mi1
+expect_error fsops.mv.into_no_clobber "mv into/mi1: file exists" mv --no-clobber mi1 into
+check fsops.mv.into_no_clobber_kept "f i" "$(cat into/mi1) $(cat mi1)"
+rm mi1
+(cd into/sub && "$WICKFS" mv ../mi1 . >"$t/mvdot.out")
+check fsops.mv.into_dot '{"ok":true,"data":{"src":"../mi1","dst":"./mi1","copied":false}}' "$(cat "$t/mvdot.out")"
+printf j >mi5
+ln -s mi5 filelink
+printf k >mi6
+expect fsops.mv.onto_link_to_file 0 '{"ok":true,"data":{"src":"mi6","dst":"filelink","copied":false}}' mv mi6 filelink
+check fsops.mv.onto_link_to_file_replaced "k j" "$(cat filelink) $(cat mi5)"
+ln -s nowhere danglelink
+expect fsops.mv.onto_dangling_link 0 '{"ok":true,"data":{"src":"mi5","dst":"danglelink","copied":false}}' mv mi5 danglelink
+check fsops.mv.onto_dangling_link_replaced "j" "$(cat danglelink)"
 
 # ---- cp ----
 printf 'content\n' >c1
@@ -161,11 +189,32 @@ check_true fsops.cp.r_empty_dir "ct2/empty missing" test -d ct2/empty
 check fsops.cp.r_not_through_link "k.txt" "$(ls keep)"
 expect fsops.cp.link_top 0 '{"ok":true,"data":{"src":"ct/out","dst":"lcopy","copied":1}}' cp ct/out lcopy
 check fsops.cp.link_top_is_link "$t/w/keep" "$(readlink lcopy)"
-expect_error fsops.cp.r_no_clobber "cp ct2/sub: file exists" cp -r --no-clobber ct/sub ct2/sub
+expect_error fsops.cp.r_no_clobber "cp ct2/sub: file exists" cp -r --no-clobber ct/sub ct2
 mkdir -p self/x
 printf s >self/x/f
 expect fsops.cp.into_itself 0 '{"ok":true,"data":{"src":"self","dst":"self/copy","copied":1}}' cp -r self self/copy
 check fsops.cp.into_itself_once "self/copy/x/f" "$(cd "$t/w" && find self/copy -type f)"
+printf ci >ci1
+expect fsops.cp.into_dir 0 '{"ok":true,"data":{"src":"ci1","dst":"into/ci1","copied":1}}' cp ci1 into
+check fsops.cp.into_dir_copied "ci ci" "$(cat ci1) $(cat into/ci1)"
+expect fsops.cp.r_into_dir 0 '{"ok":true,"data":{"src":"ct","dst":"into/ct","copied":3}}' cp -r ct into/
+check fsops.cp.r_into_dir_tree "a sub/a" "$(cat into/ct/sub/a) $(readlink into/ct/rel)"
+expect fsops.cp.r_into_dir_again 0 '{"ok":true,"data":{"src":"ct","dst":"into/ct/ct","copied":3}}' cp -r ct into/ct
+check_true fsops.cp.r_into_dir_not_merged "into/ct/ct/sub/a missing" test -f into/ct/ct/sub/a
+expect fsops.cp.into_link_to_dir 0 '{"ok":true,"data":{"src":"ci1","dst":"intolink/ci2","copied":1}}' cp ci1 intolink/ci2
+expect_error fsops.cp.into_no_clobber "cp into/ci1: file exists" cp --no-clobber ci1 into
+# the bytes, by copy_file_range or by read and write: a file over the
+# copy buffer, an empty one, and a /proc file whose size says 0
+head -c 300000 /dev/urandom >cbig
+cp_same() { "$WICKFS" cp "$2" "$3" >/dev/null && cmp -s "$2" "$3" && [ -s "$3" -o ! -s "$2" ] && echo same; }
+check fsops.cp.big_file same "$(cp_same x cbig cbig2)"
+: >cempty
+check fsops.cp.empty_file "same 0" "$(cp_same x cempty cempty2) $(wc -c <cempty2)"
+if [ -r /proc/version ]; then
+	check fsops.cp.proc_file "$(cat /proc/version)" "$("$WICKFS" cp /proc/version cproc >/dev/null; cat cproc)"
+else
+	skip fsops.cp.proc_file "no /proc/version here"
+fi
 mkfifo fifo
 expect_error fsops.cp.fifo "cp fifo: is a fifo (named pipe), not copied" cp fifo fifo2
 
@@ -207,6 +256,73 @@ check fsops.chmod.final_mode 754 "$(stat -c %a cm)"
 expect_error fsops.chmod.bad "chmod cm: invalid mode 8*" chmod 8 cm
 expect_error fsops.chmod.bad_sym "chmod cm: invalid mode u+q*" chmod u+q cm
 expect_error fsops.chmod.missing "chmod none: no such file or directory" chmod 644 none
+
+# chmod where /proc is not mounted (an empty tmpfs over it in a private
+# mount namespace), with fchmodat2 (Linux 6.6) and with it refused by
+# seccomp as on an older kernel; a file only its owner may change, as
+# that owner (nobody) when we are root; and a socket, which cannot be
+# opened at all.
+noproc=()
+for try in "unshare -m" "unshare -r -m"; do
+	# shellcheck disable=SC2086
+	if $try sh -c 'mount -t tmpfs none /proc' 2>/dev/null; then
+		read -r -a noproc <<<"$try"
+		break
+	fi
+done
+sd_bin=$t/seccomp_deny
+${HOSTCC:-cc} -O1 -o "$sd_bin" "$tests_dir/helpers/seccomp_deny.c" 2>"$t/sd.err" || sd_bin=
+asnobody=()
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	asnobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+# np MODE DENY PATH [PREFIX...]: PREFIX wickfs chmod MODE PATH without
+# /proc (DENY: "fchmodat2", refused by seccomp, or "")
+np() {
+	local deny=()
+	[ -n "$2" ] && deny=("$sd_bin" "$2")
+	# shellcheck disable=SC2016
+	"${noproc[@]}" sh -c 'mount -t tmpfs none /proc || exit 99
+		[ -e /proc/self ] && exit 98
+		exec "$@"' sh "${@:4}" "${deny[@]}" "$WICKFS" chmod "$1" "$3"
+}
+if [ ${#noproc[@]} -eq 0 ]; then
+	skip fsops.chmod.no_proc "cannot mount over /proc in a private mount namespace here (unshare -m as root, or unshare -r -m)"
+elif [ -z "$sd_bin" ]; then
+	fail fsops.chmod.no_proc_helper "cannot build tests/helpers/seccomp_deny.c: $(head -c 300 "$t/sd.err")"
+else
+	printf x >np1
+	chmod 0644 np1
+	check fsops.chmod.no_proc '{"ok":true,"data":{"path":"np1","mode":"0600"}} 600' "$(np 600 "" np1) $(stat -c %a np1)"
+	check fsops.chmod.no_proc_no_fchmodat2 '{"ok":true,"data":{"path":"np1","mode":"0640"}} 640' "$(np 640 fchmodat2 np1) $(stat -c %a np1)"
+	ln -s np1 nplink
+	check fsops.chmod.no_proc_through_link '{"ok":true,"data":{"path":"nplink","mode":"0604"}} 604' "$(np 604 fchmodat2 nplink) $(stat -c %a np1)"
+	if command -v python3 >/dev/null 2>&1 &&
+		python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' npsock 2>/dev/null; then
+		chmod 0755 npsock
+		check fsops.chmod.no_proc_socket '{"ok":true,"data":{"path":"npsock","mode":"0700"}} 700' "$(np 700 "" npsock) $(stat -c %a npsock)"
+		# with /proc and no fchmodat2: through the descriptor's name
+		check fsops.chmod.socket_via_proc '{"ok":true,"data":{"path":"npsock","mode":"0750"}} 750' \
+			"$("$sd_bin" fchmodat2 "$WICKFS" chmod 750 npsock) $(stat -c %a npsock)"
+	else
+		skip fsops.chmod.no_proc_socket "no python3 to make a unix socket"
+	fi
+	if [ ${#asnobody[@]} -gt 0 ]; then
+		printf x >npown
+		chown 65534:65534 npown
+		chmod 000 npown
+		check fsops.chmod.no_proc_unreadable_own_file '{"ok":true,"data":{"path":"npown","mode":"0600"}} 600' \
+			"$(np 600 "" npown "${asnobody[@]}") $(stat -c %a npown)"
+		chmod 000 npown
+		# no /proc and no fchmodat2: nothing can reach an inode it may
+		# not open without following the name, so it is refused
+		check fsops.chmod.no_proc_no_fchmodat2_unreadable '{"ok":false,"error":"chmod npown: permission denied"} 0' \
+			"$(np 600 fchmodat2 npown "${asnobody[@]}") $(stat -c %a npown)"
+	else
+		skip fsops.chmod.no_proc_unreadable_own_file "not root, or setpriv cannot drop to nobody here"
+	fi
+fi
 
 # ---- ls --depth, --long ----
 mkdir -p lt/a/b lt/c
@@ -307,6 +423,10 @@ confined mv_dst_out "" mv d/f.txt esc/put
 confined cp_src_via_link "" cp esc/f.txt d/stolen
 confined cp_r_src_via_link "" cp -r esc/sub d/stolen
 confined cp_dst_out "" cp d/f.txt esc/put
+confined cp_into_link_out "" cp d/f.txt esc
+confined cp_r_into_link_out "" cp -r d/sub esc_rel
+confined mv_into_link_out "" mv d/f.txt esc
+confined mv_into_dotdot "" mv d/f.txt ..
 confined append_through_link "x" append escf
 confined append_via_link "x" append esc/f.txt
 confined symlink_in_out_dir "" symlink x esc/newlink
@@ -466,6 +586,8 @@ same mv "printf x >'$d/m1'; rm -f '$d/m2'" "" mv "$d/m1" "$d/m2"
 same mv_no_clobber "printf x >'$d/m1'" "" mv --no-clobber "$d/m1" "$d/m2"
 same cp "rm -f '$d/c2'" "" cp "$d/f" "$d/c2"
 same cp_r "rm -rf '$d/cr2'; mkdir -p '$d/cr/x'; printf y >'$d/cr/x/y'" "" cp -r "$d/cr" "$d/cr2"
+same cp_into "rm -rf '$d/ci'; mkdir '$d/ci'" "" cp "$d/f" "$d/ci"
+same mv_into "rm -rf '$d/mi'; mkdir '$d/mi'; printf x >'$d/m1'" "" mv "$d/m1" "$d/mi/"
 same append "printf 'a\n' >'$d/ap'" $'more\n' append "$d/ap"
 same symlink "rm -f '$d/sl'" "" symlink /outside "$d/sl"
 same readlink "" "" readlink "$d/sl"

@@ -1,9 +1,10 @@
 /* seccomp_deny.c - run a command where one system call fails, as under a
  * strict or dated container seccomp profile: unshare(2) with EPERM
- * (Docker's default for unprivileged containers), or openat2(2) with
- * ENOSYS (a profile, or a kernel, older than Linux 5.6).
+ * (Docker's default for unprivileged containers), openat2(2) with
+ * ENOSYS (a profile, or a kernel, older than Linux 5.6), or
+ * fchmodat2(2) with ENOSYS (older than Linux 6.6).
  *
- * usage: seccomp_deny unshare|openat2 CMD [ARGS...]
+ * usage: seccomp_deny unshare|openat2|fchmodat2 CMD [ARGS...]
  */
 #include <errno.h>
 #include <stddef.h>
@@ -27,13 +28,16 @@
 #ifndef __NR_openat2
 #define __NR_openat2 437
 #endif
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2 452
+#endif
 
 int main(int argc, char **argv)
 {
 	unsigned nr, err;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: seccomp_deny unshare|openat2 CMD [ARGS...]\n");
+		fprintf(stderr, "usage: seccomp_deny unshare|openat2|fchmodat2 CMD [ARGS...]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "unshare")) {
@@ -41,6 +45,9 @@ int main(int argc, char **argv)
 		err = EPERM;
 	} else if (!strcmp(argv[1], "openat2")) {
 		nr = __NR_openat2;
+		err = ENOSYS;
+	} else if (!strcmp(argv[1], "fchmodat2")) {
+		nr = __NR_fchmodat2;
 		err = ENOSYS;
 	} else {
 		fprintf(stderr, "seccomp_deny: no rule for %s\n", argv[1]);
