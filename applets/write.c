@@ -36,7 +36,7 @@ int write_main(struct req *r)
 		return reply_error(r, "write %s: reading stdin: %s", r->argv[0],
 				   strerror(errno));
 	rc = append ? wfs_append(r->ctx, "write", r->argv[0], data, len)
-		    : wfs_write_ex(r->ctx, r->argv[0], data, len, no_clobber);
+		    : wfs_write(r->ctx, r->argv[0], data, len, no_clobber);
 	if (rc)
 		return reply_ctx_error(r);
 	reply_ok_begin(r);

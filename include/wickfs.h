@@ -83,9 +83,11 @@ int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
 int wfs_read(struct wfs_ctx *c, const char *path, char **data, size_t *len);
 
 /* write: atomic replace, parents created, mode (and owner as root) kept,
- * a symlink written through to its target. */
+ * a symlink written through to its target. no_clobber (--no-clobber):
+ * fails when PATH exists (EEXIST), also when it appears during the write
+ * (RENAME_NOREPLACE). */
 int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
-	      size_t len);
+	      size_t len, int no_clobber);
 
 /* edit */
 struct wfs_edit {

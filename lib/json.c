@@ -185,12 +185,6 @@ void json_bool(struct buf *b, int v)
 	buf_puts(b, v ? "true" : "false");
 }
 
-void json_key(struct buf *b, const char *key)
-{
-	json_cstr(b, key);
-	buf_putc(b, ':');
-}
-
 /* ---- parser ---- */
 
 struct parser {

@@ -223,13 +223,7 @@ static int replace_file(struct wfs_ctx *c, const char *op, int dirfd,
 }
 
 int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
-	      size_t len)
-{
-	return wfs_write_ex(c, path, data, len, 0);
-}
-
-int wfs_write_ex(struct wfs_ctx *c, const char *path, const char *data,
-		 size_t len, int no_clobber)
+	      size_t len, int no_clobber)
 {
 	const char *name;
 	char *target;
