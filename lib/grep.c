@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "fsutil.h"
-#include "glob.h"
-#include "regex.h"
+#include "globmatch.h"
+#include "re.h"
 #include "util.h"
 #include "walk.h"
 

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fsutil.h"
-#include "glob.h"
+#include "globmatch.h"
 #include "util.h"
 #include "walk.h"
 

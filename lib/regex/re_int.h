@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include "regex.h"
+#include "re.h"
 
 #define RE_MAXREP 1000     /* largest {n,m} count, as RE2 */
 #define RE_MAXDEPTH 1000   /* nesting of groups */

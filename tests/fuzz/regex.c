@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "regex.h"
+#include "re.h"
 
 static void compare(struct re *re, struct re *rp, const char *s, size_t n,
 		    size_t from)

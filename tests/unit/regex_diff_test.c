@@ -14,11 +14,11 @@
  *    byte that does not begin a valid sequence is one U+FFFD.
  */
 #undef _GNU_SOURCE /* glibc's GNU <regex.h> has its own RE_ICASE */
-#define WFS_SYSTEM_REGEX
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "regex.h"
+#include "re.h"
 #include "../../lib/regex/re_int.h"
 
 #define UCD "/usr/share/unicode"

@@ -1,11 +1,11 @@
-/* regex.h - RE2/Go syntax regular expressions in linear time
+/* re.h - RE2/Go syntax regular expressions in linear time
  *
  * Parse to an AST, compile to a byte-level program over UTF-8, then match
  * with a literal prefilter, a lazy DFA and a Pike VM (for exact positions).
  * No backtracking: every search is linear in the input.
  */
-#ifndef WFS_REGEX_H
-#define WFS_REGEX_H
+#ifndef WFS_RE_H
+#define WFS_RE_H
 
 #include <stddef.h>
 
@@ -40,10 +40,4 @@ int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
  * then not trust a match that touches the window's end. */
 int re_end_sensitive(const struct re *re);
 
-#endif
-
-/* Our name shadows the C library's <regex.h> for anyone building with
- * -Iinclude; define WFS_SYSTEM_REGEX first to get POSIX regcomp too. */
-#ifdef WFS_SYSTEM_REGEX
-#include_next <regex.h>
 #endif
