@@ -120,6 +120,15 @@ static inline int opt_list(const struct req *r, int i, const char ***vals)
 	return r->opt[i].nlist;
 }
 
+/* A tree applet's walk options (grep, glob), by its OPT_x constants. */
+static inline struct walk_opts opt_walk(const struct req *r, int hidden,
+					int no_skip, int gitignore)
+{
+	struct walk_opts w = {opt_has(r, hidden), opt_has(r, no_skip),
+			      opt_has(r, gitignore)};
+	return w;
+}
+
 /* Streaming applets (grep) call this between items: in the CLI it writes
  * what is buffered to stdout once it is large, so memory stays bounded
  * however large the output; elsewhere it does nothing. */

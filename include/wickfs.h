@@ -100,6 +100,13 @@ struct wfs_edit {
 int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 	     int *replacements);
 
+/* What a tree walk descends into (lib/walk.c): grep's and glob's. */
+struct walk_opts {
+	int hidden;   /* directories whose name starts with '.' */
+	int no_skip;  /* node_modules, __pycache__, vendor */
+	int gitignore; /* honour .gitignore files */
+};
+
 /* grep */
 struct wfs_grep_match;
 struct wfs_grep_opts {
@@ -109,7 +116,8 @@ struct wfs_grep_opts {
 	int ignore_case, fixed, word, multiline;
 	int before, after;     /* context lines */
 	int files_with_matches, count;
-	int hidden, no_skip, gitignore, gz;
+	int gz;
+	struct walk_opts walk;
 	const char **include, **exclude;
 	int ninclude, nexclude;
 	/* When set, matches go to emit, in order, as they are found, and
@@ -143,7 +151,7 @@ struct wfs_glob_opts {
 	const char *pattern;
 	const char *path;  /* default "." */
 	long max;          /* 100 by default; 0 = no cap */
-	int hidden, gitignore, no_skip;
+	struct walk_opts walk;
 	char type;         /* 0 (reference: not directories), 'f', 'd', 'l' */
 	int sort_mtime;    /* newest first */
 	int sort_name;     /* by path, byte order */

@@ -108,7 +108,6 @@ static int path_cmp(const void *a, const void *b)
 int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	     struct wfs_glob_result *res)
 {
-	struct walk_opts wo = {o->hidden, o->no_skip, o->gitignore};
 	struct glob_state g = {0};
 	size_t i;
 	int fd, rc;
@@ -122,7 +121,7 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	if (walk_open_root(c, "glob", o->path, O_PATH, &fd))
 		return -1;
 	if (fd >= 0) {
-		rc = walk(c, o->path, fd, &wo, glob_visit, &g);
+		rc = wfs_walk(c, o->path, fd, &o->walk, glob_visit, &g);
 		close(fd);
 		if (rc)
 			return -1;
