@@ -90,12 +90,17 @@ int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
 	      size_t len, int no_clobber);
 
 /* edit */
+enum wfs_edit_which {
+	EDIT_FIRST,  /* the first occurrence */
+	EDIT_ALL,    /* every occurrence (--all) */
+	EDIT_UNIQUE, /* the only one: several are an error (--unique) */
+};
 struct wfs_edit {
 	const char *old_text;
 	size_t old_len;
 	const char *new_text;
 	size_t new_len;
-	int all; /* replace every occurrence (else the first only) */
+	enum wfs_edit_which which;
 };
 int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 	     int *replacements);

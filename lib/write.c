@@ -319,14 +319,14 @@ static int edit_fd(struct wfs_ctx *c, const char *path, const struct wfs_edit *e
 		buf_add(&nb, e->new_text, e->new_len);
 		p = hit + e->old_len;
 		count++;
-		if (!e->all)
+		if (e->which != EDIT_ALL)
 			break;
 	}
 	if (!count) {
 		buf_free(&nb);
 		return not_found(c, path, data, len, e);
 	}
-	if (e->all < 0) { /* --unique: more than one match is an error */
+	if (e->which == EDIT_UNIQUE) {
 		size_t more = 0;
 		char lines[160];
 		for (hit = data; (hit = memmem(hit, len - (size_t)(hit - data),
