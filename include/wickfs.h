@@ -35,6 +35,10 @@ int wfs_ctx_init(struct wfs_ctx *c, struct arena *a);
 /* A bare context with the root already resolved (NULL: none), as the
  * daemon does once at its start; modes off. */
 void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root);
+/* The workspace root, resolved (realpath) once: NULL or "" for none. When
+ * it cannot be resolved, c->root is root as given and c->root_errno says
+ * why, so every confined operation fails naming it. */
+void wfs_ctx_set_root(struct wfs_ctx *c, const char *root);
 /* Only the read-only modes from the environment (as wfs_ctx_init). */
 int wfs_ctx_modes(struct wfs_ctx *c);
 /* Format into c->err; always returns -1. A message too long for it (a
