@@ -62,10 +62,5 @@ int edit_main(struct req *r)
 	if (insert ? wfs_insert_line(r->ctx, r->argv[0], after, e.new_text, e.new_len)
 		   : wfs_edit(r->ctx, r->argv[0], &e, &n))
 		return reply_ctx_error(r);
-	n = insert ? 1 : n;
-	reply_ok_begin(r);
-	buf_puts(r->out, "{\"path\":");
-	json_cstr(r->out, r->argv[0]);
-	buf_printf(r->out, ",\"replacements\":%d}", n);
-	return reply_ok_end(r);
+	return reply_path_num(r, "replacements", insert ? 1 : n);
 }

@@ -23,7 +23,6 @@
 #define FOR_write
 #include "applet.h"
 #include "fsops.h"
-#include "json.h"
 
 int write_main(struct req *r)
 {
@@ -39,9 +38,5 @@ int write_main(struct req *r)
 		    : wfs_write(r->ctx, r->argv[0], data, len, no_clobber);
 	if (rc)
 		return reply_ctx_error(r);
-	reply_ok_begin(r);
-	buf_puts(r->out, "{\"path\":");
-	json_cstr(r->out, r->argv[0]);
-	buf_printf(r->out, ",\"bytes_written\":%zu}", len);
-	return reply_ok_end(r);
+	return reply_path_num(r, "bytes_written", (long long)len);
 }
