@@ -15,7 +15,7 @@ struct glob_state {
 	int collect_all;
 	const char **files;
 	struct timespec *mtime; /* with sort_mtime: each file's, from the walk */
-	size_t n, cap;
+	size_t n, cap, mcap; /* mcap: mtime's room */
 	int truncated, oom;
 };
 
@@ -39,27 +39,11 @@ static int glob_visit(void *arg, const struct walk_ent *e)
 	m = glob_match_entry(g->o->pattern, e->depth ? e->rel : e->name, e->name);
 	if (m <= 0)
 		return WALK_CONTINUE;
-	if (g->n == g->cap) {
-		size_t nc = g->cap ? g->cap * 2 : 64;
-		const char **nf = arena_alloc(g->c->arena, nc * sizeof(*nf));
-		if (!nf) {
-			g->oom = 1;
-			return WALK_STOP;
-		}
-		if (g->n)
-			memcpy(nf, g->files, g->n * sizeof(*nf));
-		g->files = nf;
-		if (g->o->sort_mtime) {
-			struct timespec *nm = arena_alloc(g->c->arena, nc * sizeof(*nm));
-			if (!nm) {
-				g->oom = 1;
-				return WALK_STOP;
-			}
-			if (g->n)
-				memcpy(nm, g->mtime, g->n * sizeof(*nm));
-			g->mtime = nm;
-		}
-		g->cap = nc;
+	if (arena_grow(g->c->arena, &g->files, &g->cap, g->n + 1, sizeof(*g->files)) ||
+	    (g->o->sort_mtime && arena_grow(g->c->arena, &g->mtime, &g->mcap, g->n + 1,
+					    sizeof(*g->mtime)))) {
+		g->oom = 1;
+		return WALK_STOP;
 	}
 	if (g->o->sort_mtime) {
 		/* by the walk's descriptor, not the path: nothing is looked
