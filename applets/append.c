@@ -18,7 +18,6 @@
 #define FOR_append
 #include "applet.h"
 #include "fsops.h"
-#include "json.h"
 
 int append_main(struct req *r)
 {
@@ -30,9 +29,5 @@ int append_main(struct req *r)
 				   strerror(errno));
 	if (wfs_append(r->ctx, "append", r->argv[0], data, len))
 		return reply_ctx_error(r);
-	reply_ok_begin(r);
-	buf_puts(r->out, "{\"path\":");
-	json_cstr(r->out, r->argv[0]);
-	buf_printf(r->out, ",\"bytes_written\":%zu}", len);
-	return reply_ok_end(r);
+	return reply_path_num(r, "bytes_written", (long long)len);
 }

@@ -97,8 +97,19 @@ int daemon_main(struct req *r)
 	o.verbose = opt_has(r, OPT_v);
 	o.readonly = r->ctx->readonly;
 	o.readonly_exec = r->ctx->readonly_exec;
-	if (opt_str(r, OPT_root) && setenv("WICKFS_ROOT", opt_str(r, OPT_root), 1))
-		return reply_error(r, "daemon: --root: %s", strerror(errno));
+	/* The environment carries --root to commands; the context has it
+	 * resolved, as from WICKFS_ROOT at the start. */
+	if (opt_str(r, OPT_root)) {
+		if (setenv("WICKFS_ROOT", opt_str(r, OPT_root), 1))
+			return reply_error(r, "daemon: --root: %s", strerror(errno));
+		wfs_ctx_set_root(r->ctx, opt_str(r, OPT_root));
+	}
+	if (r->ctx->root_errno) {
+		buf_printf(r->err, "wickfs daemon: workspace root %s (WICKFS_ROOT): %s\n",
+			   r->ctx->root, strerror(r->ctx->root_errno));
+		return 1;
+	}
+	o.root = r->ctx->root;
 	{
 		const char *e = getenv("DAEMON_POLL_US");
 		long long v = e && *e ? strtoll(e, NULL, 10) : 50;

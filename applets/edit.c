@@ -35,8 +35,7 @@ int edit_main(struct req *r)
 {
 	int insert = opt_has(r, OPT_insert_line);
 	size_t after = (size_t)opt_num(r, OPT_insert_line);
-	int all = opt_has(r, OPT_all) ? 1 : opt_has(r, OPT_unique) ? -1 : 0;
-	struct wfs_edit e = {"", 0, "", 0, 0}; /* absent texts are empty */
+	struct wfs_edit e = {"", 0, "", 0, EDIT_FIRST}; /* absent texts are empty */
 	struct json_val v;
 	const char *in;
 	char err[256];
@@ -55,17 +54,13 @@ int edit_main(struct req *r)
 		return reply_error(r, "invalid JSON input: old_text must be a string");
 	if (json_get_str(&v, "new_text", &e.new_text, &e.new_len))
 		return reply_error(r, "invalid JSON input: new_text must be a string");
-	e.all = all;
+	e.which = opt_has(r, OPT_all) ? EDIT_ALL :
+		  opt_has(r, OPT_unique) ? EDIT_UNIQUE : EDIT_FIRST;
 	if (insert && e.old_len)
 		return reply_error(r, "edit %s: --insert-line takes new_text only, not old_text",
 				   r->argv[0]);
 	if (insert ? wfs_insert_line(r->ctx, r->argv[0], after, e.new_text, e.new_len)
 		   : wfs_edit(r->ctx, r->argv[0], &e, &n))
 		return reply_ctx_error(r);
-	n = insert ? 1 : n;
-	reply_ok_begin(r);
-	buf_puts(r->out, "{\"path\":");
-	json_cstr(r->out, r->argv[0]);
-	buf_printf(r->out, ",\"replacements\":%d}", n);
-	return reply_ok_end(r);
+	return reply_path_num(r, "replacements", insert ? 1 : n);
 }

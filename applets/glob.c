@@ -38,9 +38,7 @@ int glob_main(struct req *r)
 	o.pattern = r->argv[0];
 	o.path = r->argc > 1 && r->argv[1][0] ? r->argv[1] : ".";
 	o.max = opt_num(r, OPT_max);
-	o.hidden = opt_has(r, OPT_hidden);
-	o.no_skip = opt_has(r, OPT_no_skip);
-	o.gitignore = opt_has(r, OPT_gitignore);
+	o.walk = opt_walk(r, OPT_hidden, OPT_no_skip, OPT_gitignore);
 	if (sort && !strcmp(sort, "mtime"))
 		o.sort_mtime = 1;
 	else if (sort && !strcmp(sort, "name"))

@@ -122,9 +122,7 @@ int grep_main(struct req *r)
 	o.after = (int)opt_num(r, opt_has(r, OPT_A) ? OPT_A : OPT_C);
 	o.files_with_matches = opt_has(r, OPT_l);
 	o.count = opt_has(r, OPT_c);
-	o.hidden = opt_has(r, OPT_hidden);
-	o.no_skip = opt_has(r, OPT_no_skip);
-	o.gitignore = opt_has(r, OPT_gitignore);
+	o.walk = opt_walk(r, OPT_hidden, OPT_no_skip, OPT_gitignore);
 	o.gz = opt_has(r, OPT_z);
 	o.ninclude = opt_list(r, OPT_include, &o.include);
 	o.nexclude = opt_list(r, OPT_exclude, &o.exclude);

@@ -36,13 +36,7 @@ int ls_main(struct req *r)
 		int rc;
 		buf_init(&b);
 		rc = wfs_ls_tree(r->ctx, path, depth, lng, &b);
-		if (!rc) {
-			reply_ok_begin(r);
-			buf_add(r->out, b.p, b.len);
-			reply_ok_end(r);
-		}
-		buf_free(&b);
-		return rc ? reply_ctx_error(r) : 0;
+		return reply_buf(r, &b, rc);
 	}
 	if (wfs_ls(r->ctx, path, &e, &n))
 		return reply_ctx_error(r);

@@ -29,11 +29,5 @@ int stat_main(struct req *r)
 
 	buf_init(&b);
 	rc = wfs_stat_json(r->ctx, r->argv[0], follow, &b);
-	if (!rc) {
-		reply_ok_begin(r);
-		buf_add(r->out, b.p, b.len);
-		reply_ok_end(r);
-	}
-	buf_free(&b);
-	return rc ? reply_ctx_error(r) : 0;
+	return reply_buf(r, &b, rc);
 }

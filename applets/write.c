@@ -23,7 +23,6 @@
 #define FOR_write
 #include "applet.h"
 #include "fsops.h"
-#include "json.h"
 
 int write_main(struct req *r)
 {
@@ -36,12 +35,8 @@ int write_main(struct req *r)
 		return reply_error(r, "write %s: reading stdin: %s", r->argv[0],
 				   strerror(errno));
 	rc = append ? wfs_append(r->ctx, "write", r->argv[0], data, len)
-		    : wfs_write_ex(r->ctx, r->argv[0], data, len, no_clobber);
+		    : wfs_write(r->ctx, r->argv[0], data, len, no_clobber);
 	if (rc)
 		return reply_ctx_error(r);
-	reply_ok_begin(r);
-	buf_puts(r->out, "{\"path\":");
-	json_cstr(r->out, r->argv[0]);
-	buf_printf(r->out, ",\"bytes_written\":%zu}", len);
-	return reply_ok_end(r);
+	return reply_path_num(r, "bytes_written", (long long)len);
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "regex.h"
+#include "re.h"
 
 int main(int argc, char **argv)
 {

@@ -120,6 +120,15 @@ static inline int opt_list(const struct req *r, int i, const char ***vals)
 	return r->opt[i].nlist;
 }
 
+/* A tree applet's walk options (grep, glob), by its OPT_x constants. */
+static inline struct walk_opts opt_walk(const struct req *r, int hidden,
+					int no_skip, int gitignore)
+{
+	struct walk_opts w = {opt_has(r, hidden), opt_has(r, no_skip),
+			      opt_has(r, gitignore)};
+	return w;
+}
+
 /* Streaming applets (grep) call this between items: in the CLI it writes
  * what is buffered to stdout once it is large, so memory stays bounded
  * however large the output; elsewhere it does nothing. */
@@ -137,5 +146,12 @@ int reply_error(struct req *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* reply_error with the message left in r->ctx->err by a wfs_* call. */
 int reply_ctx_error(struct req *r);
+/* The answer of an applet that acted on one path (argv[0]) and counts
+ * something: {"path":ARGV0,"KEY":N} in the ok envelope. Returns 0. */
+int reply_path_num(struct req *r, const char *key, long long n);
+/* The answer of an applet that built its data in b apart (so that a
+ * failure half-way leaves nothing in r->out): b in the ok envelope when
+ * rc is 0, else r->ctx's error. b is freed; returns 0 or 1. */
+int reply_buf(struct req *r, struct buf *b, int rc);
 
 #endif

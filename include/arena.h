@@ -18,7 +18,6 @@ void arena_free(struct arena *a);
 void arena_reset(struct arena *a);
 /* Returns NULL only when malloc fails. Memory is 16-byte aligned. */
 void *arena_alloc(struct arena *a, size_t n);
-void *arena_zalloc(struct arena *a, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* The one way to grow an array in the arena: make the array at *arrp

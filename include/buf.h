@@ -21,7 +21,5 @@ void buf_putc(struct buf *b, char c);
 void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
-/* Take the contents (NUL-terminated, caller frees); the buffer is reset. */
-char *buf_take(struct buf *b, size_t *len);
 
 #endif

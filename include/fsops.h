@@ -41,10 +41,6 @@ int wfs_readlink(struct wfs_ctx *c, const char *path, char **target);
 /* chmod: MODE octal, or symbolic (u+x, go-w, a=r, comma-separated). */
 int wfs_chmod(struct wfs_ctx *c, const char *mode, const char *path,
 	      unsigned *newmode);
-/* write with --no-clobber: fails when PATH exists (EEXIST), also when
- * it appears during the write (RENAME_NOREPLACE). */
-int wfs_write_ex(struct wfs_ctx *c, const char *path, const char *data,
-		 size_t len, int no_clobber);
 /* ls --depth N (1: PATH's entries only; 0: no limit), --long (mode,
  * perm, mtime, link_target): the JSON array appended to out. */
 int wfs_ls_tree(struct wfs_ctx *c, const char *path, int depth, int lng,

@@ -41,8 +41,7 @@ int gzw_write(struct gzw *g, const void *p, size_t n);
 int gzw_finish(struct gzw *g);
 /* The first error's message ("" when none). */
 const char *gzw_error(const struct gzw *g);
-/* Input bytes and output bytes so far. */
-unsigned long long gzw_in_bytes(const struct gzw *g);
+/* Output bytes so far. */
 unsigned long long gzw_out_bytes(const struct gzw *g);
 /* Stop the workers (if gzw_finish was not called) and free. */
 void gzw_free(struct gzw *g);

@@ -16,8 +16,6 @@ void json_cstr(struct buf *b, const char *s);
 size_t json_str_size(const char *s, size_t n, size_t budget, size_t *fit);
 void json_int(struct buf *b, long long v);
 void json_bool(struct buf *b, int v);
-/* "key": (a comma is the caller's business) */
-void json_key(struct buf *b, const char *key);
 
 /* Parser: a tree in an arena. */
 enum json_type { JSON_NULL, JSON_BOOL, JSON_NUM, JSON_STR, JSON_ARR, JSON_OBJ };

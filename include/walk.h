@@ -18,12 +18,6 @@ struct walk_ent {
 	int depth;          /* 0 for the root */
 };
 
-struct walk_opts {
-	int hidden;   /* descend into directories whose name starts with '.' */
-	int no_skip;  /* descend into node_modules, __pycache__, vendor */
-	int gitignore; /* honour .gitignore files */
-};
-
 /* Callback results. */
 #define WALK_CONTINUE 0
 #define WALK_SKIP 1 /* for a directory: do not descend */
@@ -31,7 +25,7 @@ struct walk_opts {
 
 typedef int (*walk_fn)(void *arg, const struct walk_ent *e);
 
-/* Open the walk's root (default ".") for walk() with flags (O_PATH, or
+/* Open the walk's root (default ".") for wfs_walk() with flags (O_PATH, or
  * O_RDONLY | O_NONBLOCK to read a file root too), beneath the
  * workspace root when confined. 0 with *fd, -1 when -1 with ctx->err set
  * (refused by the confinement); *fd < 0 with 0 when the root does not
@@ -42,11 +36,11 @@ int walk_open_root(struct wfs_ctx *c, const char *op, const char *root,
  * the paths given to fn. Directories are entered by openat(O_NOFOLLOW)
  * relative to their parent's descriptor. Returns 0, or -1 with ctx->err
  * set (deadline, cancel). */
-int walk(struct wfs_ctx *c, const char *root, int rootfd,
-	 const struct walk_opts *o, walk_fn fn, void *arg);
+int wfs_walk(struct wfs_ctx *c, const char *root, int rootfd,
+	     const struct walk_opts *o, walk_fn fn, void *arg);
 
-/* The reference's skip rules, also used by the parallel grep. */
-int walk_skip_dir(const struct walk_opts *o, const char *name);
+/* The reference's skip rule for files (binary and archive extensions),
+ * which grep applies. */
 int walk_skip_ext(const char *name);
 
 #endif

@@ -35,6 +35,10 @@ int wfs_ctx_init(struct wfs_ctx *c, struct arena *a);
 /* A bare context with the root already resolved (NULL: none), as the
  * daemon does once at its start; modes off. */
 void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root);
+/* The workspace root, resolved (realpath) once: NULL or "" for none. When
+ * it cannot be resolved, c->root is root as given and c->root_errno says
+ * why, so every confined operation fails naming it. */
+void wfs_ctx_set_root(struct wfs_ctx *c, const char *root);
 /* Only the read-only modes from the environment (as wfs_ctx_init). */
 int wfs_ctx_modes(struct wfs_ctx *c);
 /* Format into c->err; always returns -1. A message too long for it (a
@@ -83,20 +87,34 @@ int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
 int wfs_read(struct wfs_ctx *c, const char *path, char **data, size_t *len);
 
 /* write: atomic replace, parents created, mode (and owner as root) kept,
- * a symlink written through to its target. */
+ * a symlink written through to its target. no_clobber (--no-clobber):
+ * fails when PATH exists (EEXIST), also when it appears during the write
+ * (RENAME_NOREPLACE). */
 int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
-	      size_t len);
+	      size_t len, int no_clobber);
 
 /* edit */
+enum wfs_edit_which {
+	EDIT_FIRST,  /* the first occurrence */
+	EDIT_ALL,    /* every occurrence (--all) */
+	EDIT_UNIQUE, /* the only one: several are an error (--unique) */
+};
 struct wfs_edit {
 	const char *old_text;
 	size_t old_len;
 	const char *new_text;
 	size_t new_len;
-	int all; /* replace every occurrence (else the first only) */
+	enum wfs_edit_which which;
 };
 int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 	     int *replacements);
+
+/* What a tree walk descends into (lib/walk.c): grep's and glob's. */
+struct walk_opts {
+	int hidden;   /* directories whose name starts with '.' */
+	int no_skip;  /* node_modules, __pycache__, vendor */
+	int gitignore; /* honour .gitignore files */
+};
 
 /* grep */
 struct wfs_grep_match;
@@ -107,7 +125,8 @@ struct wfs_grep_opts {
 	int ignore_case, fixed, word, multiline;
 	int before, after;     /* context lines */
 	int files_with_matches, count;
-	int hidden, no_skip, gitignore, gz;
+	int gz;
+	struct walk_opts walk;
 	const char **include, **exclude;
 	int ninclude, nexclude;
 	/* When set, matches go to emit, in order, as they are found, and
@@ -141,7 +160,7 @@ struct wfs_glob_opts {
 	const char *pattern;
 	const char *path;  /* default "." */
 	long max;          /* 100 by default; 0 = no cap */
-	int hidden, gitignore, no_skip;
+	struct walk_opts walk;
 	char type;         /* 0 (reference: not directories), 'f', 'd', 'l' */
 	int sort_mtime;    /* newest first */
 	int sort_name;     /* by path, byte order */

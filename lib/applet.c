@@ -306,3 +306,23 @@ int reply_ctx_error(struct req *r)
 {
 	return reply_error(r, "%s", r->ctx->err);
 }
+
+int reply_path_num(struct req *r, const char *key, long long n)
+{
+	reply_ok_begin(r);
+	buf_puts(r->out, "{\"path\":");
+	json_cstr(r->out, r->argv[0]);
+	buf_printf(r->out, ",\"%s\":%lld}", key, n);
+	return reply_ok_end(r);
+}
+
+int reply_buf(struct req *r, struct buf *b, int rc)
+{
+	if (!rc) {
+		reply_ok_begin(r);
+		buf_add(r->out, b->p, b->len);
+		reply_ok_end(r);
+	}
+	buf_free(b);
+	return rc ? reply_ctx_error(r) : 0;
+}

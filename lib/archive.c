@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "archive.h"
-#include "glob.h"
+#include "globmatch.h"
 #include "gzpar.h"
 #include "json.h"
 #include "tar.h"

@@ -67,15 +67,6 @@ void *arena_alloc(struct arena *a, size_t n)
 	return c->data;
 }
 
-void *arena_zalloc(struct arena *a, size_t n)
-{
-	void *p = arena_alloc(a, n);
-
-	if (p)
-		memset(p, 0, n);
-	return p;
-}
-
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	char *p = arena_alloc(a, n + 1);

@@ -89,17 +89,3 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-char *buf_take(struct buf *b, size_t *len)
-{
-	char *p;
-
-	if (buf_reserve(b, 0)) {
-		buf_free(b);
-		return NULL;
-	}
-	p = b->p;
-	if (len)
-		*len = b->len;
-	buf_init(b);
-	return p;
-}

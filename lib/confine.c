@@ -243,17 +243,38 @@ struct open_how_ {
 /* Set once openat2 answered ENOSYS or EPERM: the walk is used from then. */
 static volatile int no_openat2;
 
-/* Without openat2: rel one component at a time from dirfd, none of them
- * followed. rel is a resolved path (no "..", no links), so a symlink met
- * here was swapped in since the check: refused (EXDEV), never followed. */
-static int walk_beneath(int dirfd, const char *rel, int flags, mode_t mode)
+/* Directory comp in fd, O_PATH, the link itself never followed: the
+ * descriptor, or -1 with errno (EXDEV when comp is a symlink). Each step
+ * of the walks below. */
+static int open_subdir(int fd, const char *comp)
+{
+	struct stat st;
+	int nfd = (int)syscall(SYS_openat, fd, comp,
+			       O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	int err = errno;
+
+	if (nfd >= 0)
+		return nfd;
+	if (err == ENOTDIR && !fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) &&
+	    S_ISLNK(st.st_mode))
+		err = EXDEV;
+	errno = err;
+	return -1;
+}
+
+/* From dirfd through the directories of rel, one component at a time,
+ * none of them followed; ".." is refused (EXDEV), missing directories
+ * are made when create. With last (NAME_MAX + 1 bytes) the final
+ * component is not entered but copied there ("" for an empty rel).
+ * Returns the directory reached (dirfd itself when none was entered),
+ * or -1 with errno. */
+static int descend(int dirfd, const char *rel, int create, char *last)
 {
 	char comp[NAME_MAX + 1];
 	const char *p = rel, *e;
 	int fd = dirfd, nfd, err;
-	struct stat st;
 
-	for (;;) {
+	for (;; p = e) {
 		while (*p == '/')
 			p++;
 		for (e = p; *e && *e != '/'; e++)
@@ -270,26 +291,49 @@ static int walk_beneath(int dirfd, const char *rel, int flags, mode_t mode)
 			err = EXDEV;
 			goto fail;
 		}
-		if (!*e)
-			break;
-		if (!strcmp(comp, ".") || !*comp) {
-			p = e;
-			continue;
+		if (last && !*e) {
+			strcpy(last, comp);
+			return fd;
 		}
-		nfd = (int)syscall(SYS_openat, fd, comp,
-				   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (!*comp)
+			return fd;
+		if (!strcmp(comp, "."))
+			continue;
+		nfd = open_subdir(fd, comp);
+		if (nfd < 0 && errno == ENOENT && create) {
+			/* EEXIST: made meanwhile (by a link too: the open says) */
+			if (mkdirat(fd, comp, 0755) && errno != EEXIST) {
+				err = errno;
+				goto fail;
+			}
+			nfd = open_subdir(fd, comp);
+		}
 		if (nfd < 0) {
 			err = errno;
-			if (err == ENOTDIR && !fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) &&
-			    S_ISLNK(st.st_mode))
-				err = EXDEV;
 			goto fail;
 		}
 		if (fd != dirfd)
 			close(fd);
 		fd = nfd;
-		p = e;
 	}
+fail:
+	if (fd != dirfd)
+		close(fd);
+	errno = err;
+	return -1;
+}
+
+/* Without openat2: rel one component at a time from dirfd, none of them
+ * followed. rel is a resolved path (no "..", no links), so a symlink met
+ * here was swapped in since the check: refused (EXDEV), never followed. */
+static int walk_beneath(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	char comp[NAME_MAX + 1];
+	struct stat st;
+	int fd = descend(dirfd, rel, 0, comp), nfd, err;
+
+	if (fd < 0)
+		return -1;
 	nfd = (int)syscall(SYS_openat, fd, *comp ? comp : ".", flags | O_NOFOLLOW, mode);
 	err = errno;
 	if (nfd < 0 && (err == ELOOP || err == ENOTDIR) &&
@@ -305,11 +349,6 @@ static int walk_beneath(int dirfd, const char *rel, int flags, mode_t mode)
 		close(fd);
 	errno = err;
 	return nfd;
-fail:
-	if (fd != dirfd)
-		close(fd);
-	errno = err;
-	return -1;
 }
 
 int confine_openat(int dirfd, const char *rel, int flags, mode_t mode)
@@ -400,60 +439,16 @@ int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 
 int confine_dirat(int dirfd, const char *rel, int create)
 {
-	char buf[PATH_MAX + 1];
-	char *p = buf, *e;
-	int fd = dirfd, nfd, err;
-	struct stat st;
+	int fd;
 
-	if (strlen(rel) >= sizeof(buf)) {
+	if (strlen(rel) > PATH_MAX) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	strcpy(buf, rel);
-	for (;;) {
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		for (e = p; *e && *e != '/'; e++)
-			;
-		if (*e)
-			*e++ = 0;
-		if (!strcmp(p, "..")) {
-			err = EXDEV;
-			goto fail;
-		}
-		nfd = (int)syscall(SYS_openat, fd, p,
-				   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
-		if (nfd < 0 && errno == ENOENT && create) {
-			/* EEXIST: made meanwhile (by a link too: the open says) */
-			if (mkdirat(fd, p, 0755) && errno != EEXIST) {
-				err = errno;
-				goto fail;
-			}
-			nfd = (int)syscall(SYS_openat, fd, p,
-					   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
-		}
-		if (nfd < 0) {
-			err = errno;
-			if (err == ENOTDIR && !fstatat(fd, p, &st, AT_SYMLINK_NOFOLLOW) &&
-			    S_ISLNK(st.st_mode))
-				err = EXDEV;
-			goto fail;
-		}
-		if (fd != dirfd)
-			close(fd);
-		fd = nfd;
-		p = e;
-	}
+	fd = descend(dirfd, rel, create, NULL);
 	if (fd == dirfd)
 		fd = (int)syscall(SYS_openat, dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
 	return fd;
-fail:
-	if (fd != dirfd)
-		close(fd);
-	errno = err;
-	return -1;
 }
 
 int wfs_confined_dir(struct wfs_ctx *c, const char *op, const char *dir, int create)

@@ -48,22 +48,29 @@ int wfs_ctx_modes(struct wfs_ctx *c)
 	return 0;
 }
 
+void wfs_ctx_set_root(struct wfs_ctx *c, const char *root)
+{
+	char *real;
+
+	c->root = NULL;
+	c->root_errno = 0;
+	if (!root || !*root)
+		return;
+	real = realpath(root, NULL);
+	c->root = real ? arena_strdup(c->arena, real) : root;
+	if (!c->root) {
+		c->root = root;
+		c->root_errno = ENOMEM;
+	} else if (!real) {
+		c->root_errno = errno;
+	}
+	free(real);
+}
+
 int wfs_ctx_init(struct wfs_ctx *c, struct arena *a)
 {
-	const char *root = getenv("WICKFS_ROOT");
-
 	wfs_ctx_init_root(c, a, NULL);
-	if (root && *root) {
-		char *real = realpath(root, NULL);
-		c->root = real ? arena_strdup(a, real) : root;
-		if (!c->root) {
-			c->root = root;
-			c->root_errno = ENOMEM;
-		} else if (!real) {
-			c->root_errno = errno;
-		}
-		free(real);
-	}
+	wfs_ctx_set_root(c, getenv("WICKFS_ROOT"));
 	return wfs_ctx_modes(c);
 }
 

@@ -1,260 +1,138 @@
-/* glob.c - Go's filepath.Match, and path patterns with ** and {a,b} */
+/* glob.c - wfs_glob: the walk plus pattern matching */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include "glob.h"
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "globmatch.h"
 #include "util.h"
+#include "walk.h"
 
-/* One code point of s (at least one byte, even when invalid). */
-static int rune_at(const char *s, int *cp)
+struct glob_state {
+	struct wfs_ctx *c;
+	const struct wfs_glob_opts *o;
+	int collect_all;
+	const char **files;
+	struct timespec *mtime; /* with sort_mtime: each file's, from the walk */
+	size_t n, cap, mcap; /* mcap: mtime's room */
+	int truncated, oom;
+};
+
+static int type_ok(const struct glob_state *g, const struct walk_ent *e)
 {
-	size_t n;
-	int len;
-
-	if ((unsigned char)*s < 0x80) {
-		*cp = (unsigned char)*s;
-		return 1;
-	}
-	n = strnlen(s, 4);
-	len = utf8_decode(s, n, cp);
-
-	if (*cp < 0)
-		*cp = 0xfffd;
-	return len;
-}
-
-/* Match a class at p (just after '['). Returns the pattern position after
- * ']' and sets *hit, or NULL for a malformed class. */
-static const char *class_match(const char *p, int c, int *hit)
-{
-	int neg = 0, any = 0, lo, hi;
-
-	*hit = 0;
-	if (*p == '^') {
-		neg = 1;
-		p++;
-	}
-	for (;;) {
-		if (*p == ']' && any)
-			break;
-		if (!*p || *p == ']' || *p == '-')
-			return NULL;
-		if (*p == '\\' && !*++p)
-			return NULL;
-		p += rune_at(p, &lo);
-		hi = lo;
-		if (*p == '-') {
-			p++;
-			if (!*p || *p == ']' || *p == '-')
-				return NULL;
-			if (*p == '\\' && !*++p)
-				return NULL;
-			p += rune_at(p, &hi);
-		}
-		if (lo <= c && c <= hi)
-			*hit = 1;
-		any = 1;
-	}
-	if (neg)
-		*hit = !*hit;
-	return p + 1;
-}
-
-/* Validate the whole pattern as Go 1.16+ does. */
-static int pattern_ok(const char *p)
-{
-	int hit;
-
-	while (*p) {
-		if (*p == '\\') {
-			if (!*++p)
-				return 0;
-			p++;
-		} else if (*p == '[') {
-			p = class_match(p + 1, 0, &hit);
-			if (!p)
-				return 0;
-		} else {
-			p++;
-		}
-	}
-	return 1;
-}
-
-/* Match pattern p against name s within [s, end); '*' and '?' do not match
- * '/'. Iterative with one backtrack point per '*': linear for typical use. */
-static int match_span(const char *p, const char *s, const char *end)
-{
-	const char *star_p = NULL, *star_s = NULL;
-	int c, hit, len;
-
-	while (1) {
-		if (*p == '*') {
-			while (*p == '*')
-				p++;
-			star_p = p;
-			star_s = s;
-			continue;
-		}
-		if (s == end) {
-			if (!*p)
-				return 1;
-			goto backtrack;
-		}
-		len = rune_at(s, &c);
-		if (!*p)
-			goto backtrack;
-		if (*p == '?') {
-			if (c == '/')
-				goto backtrack;
-			p++;
-			s += len;
-			continue;
-		}
-		if (*p == '[') {
-			const char *q = class_match(p + 1, c, &hit);
-			if (!q)
-				return -1;
-			if (!hit || c == '/')
-				goto backtrack;
-			p = q;
-			s += len;
-			continue;
-		}
-		if (*p == '\\')
-			p++;
-		if (*p != *s)
-			goto backtrack;
-		p++;
-		s++;
-		continue;
-backtrack:
-		if (!star_p || star_s == end || *star_s == '/')
-			return 0;
-		star_s += rune_at(star_s, &c);
-		p = star_p;
-		s = star_s;
+	switch (g->o->type) {
+	case 'f': return e->type == WALK_FILE;
+	case 'd': return e->type == WALK_DIR && e->depth > 0;
+	case 'l': return e->type == WALK_LINK;
+	default: return e->type != WALK_DIR;
 	}
 }
 
-int glob_match(const char *pat, const char *name)
+static int glob_visit(void *arg, const struct walk_ent *e)
 {
-	if (!pattern_ok(pat))
+	struct glob_state *g = arg;
+	int m;
+
+	if (!type_ok(g, e))
+		return WALK_CONTINUE;
+	m = glob_match_entry(g->o->pattern, e->depth ? e->rel : e->name, e->name);
+	if (m <= 0)
+		return WALK_CONTINUE;
+	if (arena_grow(g->c->arena, &g->files, &g->cap, g->n + 1, sizeof(*g->files)) ||
+	    (g->o->sort_mtime && arena_grow(g->c->arena, &g->mtime, &g->mcap, g->n + 1,
+					    sizeof(*g->mtime)))) {
+		g->oom = 1;
+		return WALK_STOP;
+	}
+	if (g->o->sort_mtime) {
+		/* by the walk's descriptor, not the path: nothing is looked
+		 * up outside the tree the walk holds */
+		struct stat st;
+		g->mtime[g->n].tv_sec = 0;
+		g->mtime[g->n].tv_nsec = 0;
+		if (!fstatat(e->dirfd, e->at, &st,
+			     AT_SYMLINK_NOFOLLOW | (*e->at ? 0 : AT_EMPTY_PATH)))
+			g->mtime[g->n] = st.st_mtim;
+	}
+	g->files[g->n] = arena_strdup(g->c->arena, e->path);
+	if (!g->files[g->n]) {
+		g->oom = 1;
+		return WALK_STOP;
+	}
+	g->n++;
+	if (!g->collect_all && g->o->max > 0 && (long)g->n >= g->o->max) {
+		g->truncated = 1;
+		return WALK_STOP;
+	}
+	return WALK_CONTINUE;
+}
+
+struct mtime_ent {
+	const char *path;
+	long long sec, nsec;
+};
+
+static int mtime_cmp(const void *a, const void *b)
+{
+	const struct mtime_ent *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? 1 : -1;
+	if (x->nsec != y->nsec)
+		return x->nsec < y->nsec ? 1 : -1;
+	return strcmp(x->path, y->path);
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
+	     struct wfs_glob_result *res)
+{
+	struct glob_state g = {0};
+	size_t i;
+	int fd, rc;
+
+	g.c = c;
+	g.o = o;
+	if (glob_match_path(o->pattern, "") < 0)
+		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [ or {, or a trailing \\",
+				o->pattern);
+	g.collect_all = o->sort_mtime || o->sort_name;
+	if (walk_open_root(c, "glob", o->path, O_PATH, &fd))
 		return -1;
-	return match_span(pat, name, name + strlen(name));
-}
-
-int glob_is_path_pattern(const char *pat)
-{
-	return strchr(pat, '/') || strstr(pat, "**");
-}
-
-int glob_match_entry(const char *pat, const char *rel, const char *name)
-{
-	if (glob_is_path_pattern(pat))
-		return glob_match_path(pat, rel);
-	return strchr(pat, '{') ? glob_match_path(pat, name) : glob_match(pat, name);
-}
-
-/* ---- path patterns ---- */
-
-/* Segment-wise match: pattern segments [p, pend) against path segments. */
-static int match_segments(const char *p, const char *s)
-{
-	const char *pe = strchr(p, '/'), *se;
-	size_t plen = pe ? (size_t)(pe - p) : strlen(p);
-	char seg[512];
-
-	if (plen == 2 && p[0] == '*' && p[1] == '*') {
-		if (!pe)
-			return 1; /* trailing ** matches everything below */
-		/* zero directories, or one more and try again */
-		for (;;) {
-			int r = match_segments(pe + 1, s);
-			if (r)
-				return r;
-			se = strchr(s, '/');
-			if (!se)
-				return 0;
-			s = se + 1;
-		}
-	}
-	se = strchr(s, '/');
-	if (plen >= sizeof(seg))
-		return -1;
-	memcpy(seg, p, plen);
-	seg[plen] = 0;
-	{
-		int r = match_span(seg, s, se ? se : s + strlen(s));
-		if (r <= 0)
-			return r;
-	}
-	if (!pe || !se)
-		return !pe && !se;
-	return match_segments(pe + 1, se + 1);
-}
-
-/* Expand the first {a,b} group and recurse; depth and count bounded. */
-static int match_braces(const char *pat, const char *path, int depth)
-{
-	const char *open = NULL, *close, *q, *alt;
-	size_t plen = strlen(pat);
-	int level = 0;
-
-	if (depth > 16)
-		return -1;
-	for (q = pat; *q; q++) {
-		if (*q == '\\' && q[1]) {
-			q++;
-		} else if (*q == '{') {
-			open = q;
-			break;
-		}
-	}
-	if (!open)
-		return pattern_ok(pat) ? match_segments(pat, path) : -1;
-	for (q = open, close = NULL; *q; q++) {
-		if (*q == '\\' && q[1])
-			q++;
-		else if (*q == '{')
-			level++;
-		else if (*q == '}' && --level == 0) {
-			close = q;
-			break;
-		}
-	}
-	if (!close)
-		return -1;
-	for (alt = open + 1; alt <= close;) {
-		const char *e = alt;
-		char *cand;
-		int r;
-
-		for (level = 0; e < close; e++) {
-			if (*e == '\\' && e + 1 < close)
-				e++;
-			else if (*e == '{')
-				level++;
-			else if (*e == '}')
-				level--;
-			else if (*e == ',' && !level)
-				break;
-		}
-		cand = malloc(plen + 1);
-		if (!cand)
+	if (fd >= 0) {
+		rc = wfs_walk(c, o->path, fd, &o->walk, glob_visit, &g);
+		close(fd);
+		if (rc)
 			return -1;
-		memcpy(cand, pat, (size_t)(open - pat));
-		memcpy(cand + (open - pat), alt, (size_t)(e - alt));
-		strcpy(cand + (open - pat) + (e - alt), close + 1);
-		r = match_braces(cand, path, depth + 1);
-		free(cand);
-		if (r)
-			return r;
-		alt = e + 1;
 	}
+	if (g.oom)
+		return wfs_fail(c, "glob %s: out of memory", o->path);
+	if (o->sort_mtime && g.n) {
+		struct mtime_ent *m = arena_alloc(c->arena, g.n * sizeof(*m));
+		if (!m)
+			return wfs_fail(c, "glob %s: out of memory", o->path);
+		for (i = 0; i < g.n; i++) {
+			m[i].path = g.files[i];
+			m[i].sec = (long long)g.mtime[i].tv_sec;
+			m[i].nsec = g.mtime[i].tv_nsec;
+		}
+		qsort(m, g.n, sizeof(*m), mtime_cmp);
+		for (i = 0; i < g.n; i++)
+			g.files[i] = m[i].path;
+	} else if (o->sort_name && g.n) {
+		qsort(g.files, g.n, sizeof(*g.files), path_cmp);
+	}
+	if (g.collect_all && o->max > 0 && (long)g.n > o->max) {
+		g.n = (size_t)o->max;
+		g.truncated = 1;
+	}
+	res->files = g.files;
+	res->n = g.n;
+	res->truncated = g.truncated;
 	return 0;
-}
-
-int glob_match_path(const char *pat, const char *path)
-{
-	return match_braces(pat, path, 0);
 }

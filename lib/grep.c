@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "fsutil.h"
-#include "glob.h"
-#include "regex.h"
+#include "globmatch.h"
+#include "re.h"
 #include "util.h"
 #include "walk.h"
 
@@ -609,7 +609,6 @@ struct grep_run {
 	const struct wfs_grep_opts *o;
 	struct grep_cfg cfg;
 	struct re *re;         /* the caller's; workers use clones */
-	struct walk_opts wo;
 
 	pthread_mutex_t mu;
 	pthread_cond_t work, done, space;
@@ -1124,9 +1123,6 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	g->cfg.max_file = fs_max_file();
 	/* A file can contribute at most the cap; context needs no more. */
 	g->cfg.per_file = o->count ? 0 : o->max;
-	g->wo.hidden = o->hidden;
-	g->wo.no_skip = o->no_skip;
-	g->wo.gitignore = o->gitignore;
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->work, NULL);
 	pthread_cond_init(&g->done, NULL);
@@ -1142,7 +1138,7 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	}
 	if (!n)
 		g->nthreads = 0;
-	if (rootfd >= 0 && walk(c, o->path, rootfd, &g->wo, visit, g))
+	if (rootfd >= 0 && wfs_walk(c, o->path, rootfd, &o->walk, visit, g))
 		rc = -1;
 	pthread_mutex_lock(&g->mu);
 	if (rc)

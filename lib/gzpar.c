@@ -353,11 +353,6 @@ const char *gzw_error(const struct gzw *g)
 	return g->err;
 }
 
-unsigned long long gzw_in_bytes(const struct gzw *g)
-{
-	return g->in_bytes;
-}
-
 unsigned long long gzw_out_bytes(const struct gzw *g)
 {
 	return g->out_bytes;

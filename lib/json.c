@@ -185,12 +185,6 @@ void json_bool(struct buf *b, int v)
 	buf_puts(b, v ? "true" : "false");
 }
 
-void json_key(struct buf *b, const char *key)
-{
-	json_cstr(b, key);
-	buf_putc(b, ':');
-}
-
 /* ---- parser ---- */
 
 struct parser {
@@ -246,30 +240,6 @@ static int hex4(const char *s, unsigned *v)
 	return 0;
 }
 
-static size_t put_utf8(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xe0 | cp >> 12);
-		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		o[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | cp >> 18);
-	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	o[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 /* Strings decode into the arena; invalid UTF-8 inside becomes U+FFFD, as
  * Go's decoder does. */
 static int parse_str(struct parser *p, const char **out, size_t *outlen)
@@ -305,7 +275,7 @@ static int parse_str(struct parser *p, const char **out, size_t *outlen)
 		if (c >= 0x80) {
 			len = utf8_decode(p->s + p->i, p->n - p->i, &dcp);
 			if (dcp < 0)
-				o += put_utf8(d + o, 0xfffd);
+				o += utf8_encode(d + o, 0xfffd);
 			else {
 				memcpy(d + o, p->s + p->i, (size_t)len);
 				o += (size_t)len;
@@ -342,7 +312,7 @@ static int parse_str(struct parser *p, const char **out, size_t *outlen)
 			} else if (cp >= 0xd800 && cp < 0xe000) {
 				cp = 0xfffd;
 			}
-			o += put_utf8(d + o, cp);
+			o += utf8_encode(d + o, cp);
 			break;
 		default:
 			return perr(p, "invalid escape character");

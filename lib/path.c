@@ -49,20 +49,6 @@ char *path_clean(struct arena *a, const char *p)
 	return out;
 }
 
-char *path_join(struct arena *a, const char *dir, const char *name)
-{
-	char *j;
-
-	if (!*dir && !*name)
-		return arena_strdup(a, "");
-	if (!*dir)
-		return path_clean(a, name);
-	if (!*name)
-		return path_clean(a, dir);
-	j = arena_printf(a, "%s/%s", dir, name);
-	return j ? path_clean(a, j) : NULL;
-}
-
 const char *path_base(const char *p)
 {
 	size_t n = strlen(p);

@@ -14,12 +14,37 @@
 #include "patch.h"
 #include "textops.h"
 
-/* Lock path (which must exist), read it, let fn make the new content,
- * replace the file with it. */
+/* What update() makes of a file's text: patch's edits, or the lines
+ * edit --insert-line puts after line `after` (edits NULL). */
+struct change {
+	const struct patch_edit *edits;
+	size_t n;
+	size_t after;
+	const char *text;
+	size_t len;
+};
+
+/* The new text into out: 0, or -1 with "OP PATH: what went wrong". */
+static int apply_change(struct wfs_ctx *c, const char *op, const char *path,
+			const char *data, size_t len, const struct change *ch,
+			struct buf *out)
+{
+	struct patch_error err;
+	char msg[512];
+	int failed = ch->edits
+		? patch_apply(data, len, ch->edits, ch->n, out, &err)
+		: patch_insert(data, len, ch->after, ch->text, ch->len, out, &err);
+
+	if (!failed)
+		return 0;
+	patch_error_text(&err, msg, sizeof(msg));
+	return wfs_fail(c, "%s %s: %s", op, path, msg);
+}
+
+/* Lock path (which must exist), read it, make the change, replace the
+ * file with the result. */
 static int update(struct wfs_ctx *c, const char *op, const char *path,
-		  int (*fn)(struct wfs_ctx *, const char *, const char *, size_t,
-			    struct buf *, void *),
-		  void *arg)
+		  const struct change *ch)
 {
 	struct wfs_locked l;
 	struct buf nb;
@@ -33,7 +58,7 @@ static int update(struct wfs_ctx *c, const char *op, const char *path,
 		return -1;
 	buf_init(&nb);
 	if (!fs_read_fd(c, op, path, l.fd, &l.st, &data, &len) &&
-	    !fn(c, path, data, len, &nb, arg)) {
+	    !apply_change(c, op, path, data, len, ch, &nb)) {
 		if (nb.oom)
 			rc = wfs_fail(c, "%s %s: out of memory", op, path);
 		else
@@ -55,59 +80,22 @@ int wfs_commit_new(struct wfs_ctx *c, const char *op, struct wfs_locked *l,
 	return wfs_commit(c, op, l->dirfd, tmp, l->name, l->target);
 }
 
-struct patch_arg {
-	const struct patch_edit *edits;
-	size_t n;
-};
-
-static int do_patch(struct wfs_ctx *c, const char *path, const char *data,
-		    size_t len, struct buf *out, void *arg)
-{
-	const struct patch_arg *a = arg;
-	struct patch_error err;
-	char msg[512];
-
-	if (!patch_apply(data, len, a->edits, a->n, out, &err))
-		return 0;
-	patch_error_text(&err, msg, sizeof(msg));
-	return wfs_fail(c, "patch %s: %s", path, msg);
-}
-
 int wfs_patch(struct wfs_ctx *c, const char *path,
 	      const struct patch_edit *edits, size_t n)
 {
-	struct patch_arg a = { edits, n };
+	struct change ch = { edits, n, 0, NULL, 0 };
 
 	if (!n)
 		return wfs_fail(c, "patch %s: no hunks: expected a JSON list of {old_text,new_text}", path);
-	return update(c, "patch", path, do_patch, &a);
-}
-
-struct insert_arg {
-	size_t after;
-	const char *text;
-	size_t len;
-};
-
-static int do_insert(struct wfs_ctx *c, const char *path, const char *data,
-		     size_t len, struct buf *out, void *arg)
-{
-	const struct insert_arg *a = arg;
-	struct patch_error err;
-	char msg[512];
-
-	if (!patch_insert(data, len, a->after, a->text, a->len, out, &err))
-		return 0;
-	patch_error_text(&err, msg, sizeof(msg));
-	return wfs_fail(c, "edit %s: %s", path, msg);
+	return update(c, "patch", path, &ch);
 }
 
 int wfs_insert_line(struct wfs_ctx *c, const char *path, size_t after,
 		    const char *text, size_t len)
 {
-	struct insert_arg a = { after, text, len };
+	struct change ch = { NULL, 0, after, text, len };
 
 	if (!len)
 		return wfs_fail(c, "edit %s: new_text must not be empty to insert", path);
-	return update(c, "edit", path, do_insert, &a);
+	return update(c, "edit", path, &ch);
 }

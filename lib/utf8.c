@@ -1,4 +1,5 @@
-/* utf8.c - UTF-8 decoding and validation with Go's rules */
+/* utf8.c - UTF-8 encoding, decoding and validation with Go's rules: the
+ * one coder of JSON and the regex engine */
 #include "util.h"
 
 int utf8_decode(const char *s, size_t n, int *cp)
@@ -71,4 +72,30 @@ int utf8_valid(const char *s, size_t n)
 			return 0;
 	}
 	return 1;
+}
+
+size_t utf8_encode(char *o, unsigned cp)
+{
+	unsigned char *u = (unsigned char *)o;
+
+	if (cp < 0x80) {
+		u[0] = (unsigned char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		u[0] = (unsigned char)(0xc0 | cp >> 6);
+		u[1] = (unsigned char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		u[0] = (unsigned char)(0xe0 | cp >> 12);
+		u[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
+		u[2] = (unsigned char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	u[0] = (unsigned char)(0xf0 | cp >> 18);
+	u[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
+	u[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
+	u[3] = (unsigned char)(0x80 | (cp & 0x3f));
+	return 4;
 }

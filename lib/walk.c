@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fsutil.h"
-#include "glob.h"
+#include "globmatch.h"
 #include "util.h"
 #include "walk.h"
 
@@ -32,7 +32,7 @@ static const char *const skip_exts[] = {
 	"dll", "exe", "o", "a", "wasm", "pyc", "class", "mp3", "mp4", "avi",
 	"mov", "wav", "flac"};
 
-int walk_skip_dir(const struct walk_opts *o, const char *name)
+static int skip_dir(const struct walk_opts *o, const char *name)
 {
 	size_t i;
 
@@ -400,7 +400,7 @@ static int walk_dir(struct walker *w, int fd, size_t len, int depth)
 		e.at = name;
 		e.type = (enum walk_type)l->ents[i].type;
 		e.depth = depth + 1;
-		if (e.type == WALK_DIR && walk_skip_dir(w->o, name))
+		if (e.type == WALK_DIR && skip_dir(w->o, name))
 			r = WALK_SKIP;
 		else if (w->ign && ignored(w->ign, e.rel, name, e.type == WALK_DIR))
 			r = WALK_SKIP;
@@ -424,8 +424,8 @@ static int walk_dir(struct walker *w, int fd, size_t len, int depth)
 	return rc;
 }
 
-int walk(struct wfs_ctx *c, const char *root, int rootfd,
-	 const struct walk_opts *o, walk_fn fn, void *arg)
+int wfs_walk(struct wfs_ctx *c, const char *root, int rootfd,
+	     const struct walk_opts *o, walk_fn fn, void *arg)
 {
 	struct walker w;
 	struct walk_ent e;

@@ -231,13 +231,7 @@ static int replace_file(struct wfs_ctx *c, const char *op, int dirfd,
 }
 
 int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
-	      size_t len)
-{
-	return wfs_write_ex(c, path, data, len, 0);
-}
-
-int wfs_write_ex(struct wfs_ctx *c, const char *path, const char *data,
-		 size_t len, int no_clobber)
+	      size_t len, int no_clobber)
 {
 	const char *name;
 	char *target;
@@ -314,17 +308,16 @@ static int not_found(struct wfs_ctx *c, const char *path, const char *data,
 	return wfs_fail(c, "edit %s: old_text not found in file%s", path, hint);
 }
 
-/* The edit itself, on the locked file fd. */
-static int edit_fd(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
-		   int dirfd, const char *name, const char *target, int fd,
-		   struct stat *st, int *replacements)
+/* The edit itself, on the locked file. */
+static int edit_locked(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
+		       struct wfs_locked *l, int *replacements)
 {
 	char *data, *hit, *p;
 	size_t len, count = 0;
 	struct buf nb;
 	int rc;
 
-	if (fs_read_fd(c, "edit", path, fd, st, &data, &len))
+	if (fs_read_fd(c, "edit", path, l->fd, &l->st, &data, &len))
 		return -1;
 	buf_init(&nb);
 	for (p = data; (hit = memmem(p, len - (size_t)(p - data), e->old_text,
@@ -333,14 +326,14 @@ static int edit_fd(struct wfs_ctx *c, const char *path, const struct wfs_edit *e
 		buf_add(&nb, e->new_text, e->new_len);
 		p = hit + e->old_len;
 		count++;
-		if (!e->all)
+		if (e->which != EDIT_ALL)
 			break;
 	}
 	if (!count) {
 		buf_free(&nb);
 		return not_found(c, path, data, len, e);
 	}
-	if (e->all < 0) { /* --unique: more than one match is an error */
+	if (e->which == EDIT_UNIQUE) {
 		size_t more = 0;
 		char lines[160];
 		for (hit = data; (hit = memmem(hit, len - (size_t)(hit - data),
@@ -348,7 +341,7 @@ static int edit_fd(struct wfs_ctx *c, const char *path, const struct wfs_edit *e
 			more++;
 		if (more > 1) {
 			buf_free(&nb);
-				describe_lines(lines, sizeof(lines), data, len, e->old_text, e->old_len);
+			describe_lines(lines, sizeof(lines), data, len, e->old_text, e->old_len);
 			return wfs_fail(c, "edit %s: old_text matches %zu times (lines %s); add context to make it unique or pass --all",
 					path, more, lines);
 		}
@@ -358,7 +351,8 @@ static int edit_fd(struct wfs_ctx *c, const char *path, const struct wfs_edit *e
 		buf_free(&nb);
 		return wfs_fail(c, "edit %s: out of memory", path);
 	}
-	rc = replace_file(c, "edit", dirfd, name, target, nb.p ? nb.p : "", nb.len, st, 0);
+	rc = replace_file(c, "edit", l->dirfd, l->name, l->target, nb.p ? nb.p : "",
+			  nb.len, &l->st, 0);
 	buf_free(&nb);
 	if (!rc)
 		*replacements = (int)count;
@@ -368,10 +362,8 @@ static int edit_fd(struct wfs_ctx *c, const char *path, const struct wfs_edit *e
 int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 	     int *replacements)
 {
-	const char *name;
-	char *target;
-	struct stat st;
-	int fd, dirfd, rc;
+	struct wfs_locked l;
+	int rc;
 
 	if (c->readonly)
 		return wfs_fail(c, "edit %s: refused, WICKFS_READONLY is set", path);
@@ -380,28 +372,10 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 	if (e->old_len == e->new_len && !memcmp(e->old_text, e->new_text, e->old_len))
 		return wfs_fail(c, "edit %s: old_text and new_text are the same; nothing would change",
 				path);
-	target = c->root ? wfs_confine_canon(c, "edit", path)
-			 : fs_resolve_links(c, path);
-	if (!target)
+	if (wfs_lock_file(c, "edit", path, 0, &l))
 		return -1;
-	dirfd = open_dir(c, "edit", target, 0, &name);
-	if (dirfd < 0) {
-		if (errno == ENOENT)
-			return fs_fail_errno(c, "edit", path, ENOENT);
-		return -1;
-	}
-	fd = lock_current(c, "edit", dirfd, name, target, &st);
-	if (fd == -2)
-		rc = fs_fail_errno(c, "edit", path, ENOENT);
-	else if (fd == -3)
-		rc = fs_fail_errno(c, "edit", path, EACCES);
-	else if (fd < 0)
-		rc = -1;
-	else
-		rc = edit_fd(c, path, e, dirfd, name, target, fd, &st, replacements);
-	if (fd >= 0)
-		close(fd);
-	close(dirfd);
+	rc = edit_locked(c, path, e, &l, replacements);
+	wfs_unlock(&l);
 	return rc;
 }
 

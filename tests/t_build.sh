@@ -78,9 +78,9 @@ mkdir -p "$typo/build"
 tar -C "$top" --exclude=./build --exclude=./.git --exclude=./.config \
 	--exclude=./.config.old -cf - . | tar -C "$typo" -xf -
 cp -r "$top/build/zlib" "$typo/build/zlib"
-sed -i 's/opt_has(r, OPT_hidden)/opt_has(r, OPT_hiden)/' "$typo/applets/grep.c"
+sed -i 's/opt_walk(r, OPT_hidden,/opt_walk(r, OPT_hiden,/' "$typo/applets/grep.c"
 if ! grep -q OPT_hiden "$typo/applets/grep.c"; then
-	fail build.misspelt_option "applets/grep.c has no opt_has(r, OPT_hidden) to misspell"
+	fail build.misspelt_option "applets/grep.c has no opt_walk(r, OPT_hidden, to misspell"
 elif make -C "$typo" --no-print-directory -j2 >"$TEST_TMP/typo.log" 2>&1; then
 	fail build.misspelt_option "a build with OPT_hiden in applets/grep.c succeeded"
 else

@@ -22,6 +22,7 @@ struct daemon_opts {
 	int poll_us;         /* busy-poll window after an in-process answer */
 	int readonly;        /* WICKFS_READONLY: refuse writes and commands */
 	int readonly_exec;   /* WICKFS_READONLY_EXEC: ... but run commands */
+	const char *root;    /* the workspace root, resolved; NULL: none */
 };
 
 /* Serve until SIGTERM/SIGINT. Returns the process exit status. */

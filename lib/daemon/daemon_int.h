@@ -137,7 +137,7 @@ struct daemon {
 	struct job *job_cache;    /* recycled jobs (request.c) */
 	int njob_cache;
 	long long poll_until;     /* ns, CLOCK_MONOTONIC; 0: sleep at once */
-	char *root;               /* WICKFS_ROOT, resolved; NULL: none */
+	const char *root;         /* WICKFS_ROOT, resolved; NULL: none */
 };
 
 /* Connections (conn.c). */

@@ -307,13 +307,8 @@ int daemon_run(const struct daemon_opts *o)
 		dlog("setup: %s", strerror(errno));
 		goto out;
 	}
-	if (getenv("WICKFS_ROOT") && *getenv("WICKFS_ROOT")) {
-		d->root = realpath(getenv("WICKFS_ROOT"), NULL);
-		if (!d->root) {
-			dlog("workspace root %s (WICKFS_ROOT): %s", getenv("WICKFS_ROOT"),
-			     strerror(errno));
-			goto out;
-		}
+	d->root = o->root;
+	if (d->root) {
 		dlog("workspace root %s: the working directory; file operations and "
 		     "workdirs are confined to it, shell commands are not", d->root);
 	}
@@ -368,6 +363,5 @@ int daemon_run(const struct daemon_opts *o)
 	dlog("stopped");
 out:
 	teardown(d);
-	free(d->root);
 	return rc;
 }

@@ -246,30 +246,6 @@ static void trie_insert(struct trie *t, const uint8_t (*seq)[2], int len)
 	}
 }
 
-int re_utf8_encode(uint32_t r, uint8_t *b)
-{
-	if (r < 0x80) {
-		b[0] = (uint8_t)r;
-		return 1;
-	}
-	if (r < 0x800) {
-		b[0] = (uint8_t)(0xc0 | r >> 6);
-		b[1] = (uint8_t)(0x80 | (r & 0x3f));
-		return 2;
-	}
-	if (r < 0x10000) {
-		b[0] = (uint8_t)(0xe0 | r >> 12);
-		b[1] = (uint8_t)(0x80 | (r >> 6 & 0x3f));
-		b[2] = (uint8_t)(0x80 | (r & 0x3f));
-		return 3;
-	}
-	b[0] = (uint8_t)(0xf0 | r >> 18);
-	b[1] = (uint8_t)(0x80 | (r >> 12 & 0x3f));
-	b[2] = (uint8_t)(0x80 | (r >> 6 & 0x3f));
-	b[3] = (uint8_t)(0x80 | (r & 0x3f));
-	return 4;
-}
-
 /* Split [lo,hi] into ranges whose UTF-8 forms are byte-range products. */
 static void utf8_range(struct trie *t, uint32_t lo, uint32_t hi)
 {
@@ -294,7 +270,7 @@ static void utf8_range(struct trie *t, uint32_t lo, uint32_t hi)
 			return;
 		}
 	}
-	n = re_utf8_encode(lo, a);
+	n = (int)utf8_encode((char *)a, lo);
 	for (i = 1; i < n; i++) {
 		m = (1u << (6 * i)) - 1;
 		if ((lo & ~m) == (hi & ~m))
@@ -310,7 +286,7 @@ static void utf8_range(struct trie *t, uint32_t lo, uint32_t hi)
 			return;
 		}
 	}
-	re_utf8_encode(hi, b);
+	utf8_encode((char *)b, hi);
 	for (i = 0; i < n; i++) {
 		seq[i][0] = a[i];
 		seq[i][1] = b[i];
@@ -413,7 +389,7 @@ static uint32_t comp_lit(struct comp *c, const struct node *n, uint32_t next)
 		cls_free(&cls);
 		return pc;
 	}
-	k = re_utf8_encode((uint32_t)n->rune, b);
+	k = (int)utf8_encode((char *)b, (unsigned)n->rune);
 	while (k-- > 0 && next != BAD)
 		next = emit_range(c, b[k], b[k], next);
 	return next;

@@ -100,35 +100,13 @@ void re_ast_free(struct ast *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* Decode one UTF-8 code point; -1 if invalid. */
+/* The code point at s, *w its length; -1 (length 1) if invalid. */
 static int32_t decode(const char *s, size_t n, size_t *w)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	uint32_t c = u[0], v, min;
-	size_t len, k;
+	int cp;
 
-	*w = 1;
-	if (c < 0x80)
-		return (int32_t)c;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, v = c & 0x1f, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, v = c & 0x0f, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, v = c & 0x07, min = 0x10000;
-	else
-		return -1;
-	if (n < len)
-		return -1;
-	for (k = 1; k < len; k++) {
-		if ((u[k] & 0xc0) != 0x80)
-			return -1;
-		v = v << 6 | (u[k] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v < 0xe000))
-		return -1;
-	*w = len;
-	return (int32_t)v;
+	*w = (size_t)utf8_decode(s, n, &cp);
+	return cp;
 }
 
 static int32_t next_rune(struct parser *p)

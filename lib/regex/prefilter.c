@@ -75,7 +75,7 @@ static int lit_bytes(const struct node *n, struct litbuf *l)
 		l->m[l->len++] = 0x20;
 		return 0;
 	} else {
-		w = (size_t)re_utf8_encode((uint32_t)r, tmp);
+		w = utf8_encode((char *)tmp, (unsigned)r);
 	}
 	if (l->len + w > RE_MAXLIT)
 		return 0;

@@ -4,7 +4,8 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include "regex.h"
+#include "re.h"
+#include "util.h"
 
 #define RE_MAXREP 1000     /* largest {n,m} count, as RE2 */
 #define RE_MAXDEPTH 1000   /* nesting of groups */
@@ -245,7 +246,6 @@ void pf_extract(const struct ast *a, struct litset *ls);
 /* First place in s[from..n) where a literal occurs, or n; *len its size */
 size_t pf_find(const struct litset *ls, const unsigned char *s, size_t n,
 	       size_t from, size_t *len);
-int re_utf8_encode(uint32_t r, uint8_t *b);
 
 /* ---- lazy DFA ---- */
 struct dfa;

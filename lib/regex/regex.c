@@ -5,13 +5,11 @@
 
 struct re {
 	unsigned flags;
-	int ncap;
 	struct prog prog;
 	struct pike *pike; /* caches, built on first use */
 	struct dfa *dfa;
 	int nodfa;         /* the DFA gave up on this pattern */
 	struct litset pf; /* literals every match contains one of */
-	char err[128];
 };
 
 struct re *re_compile(const char *pat, size_t len, unsigned flags, char *err,
@@ -32,7 +30,6 @@ struct re *re_compile(const char *pat, size_t len, unsigned flags, char *err,
 		return NULL;
 	}
 	re->flags = flags;
-	re->ncap = a.ncap;
 	r = re_compile_prog(&a, &re->prog);
 	pf_extract(&a, &re->pf);
 	re_ast_free(&a);
@@ -53,7 +50,6 @@ struct re *re_clone(const struct re *src)
 	if (!re)
 		return NULL;
 	re->flags = src->flags;
-	re->ncap = src->ncap;
 	re->pf = src->pf;
 	if (re_prog_copy(&re->prog, &src->prog)) {
 		free(re);
@@ -72,16 +68,6 @@ void re_free(struct re *re)
 	free(re);
 }
 
-const char *re_error(const struct re *re)
-{
-	return re->err;
-}
-
-int re_ngroups(const struct re *re)
-{
-	return re->ncap;
-}
-
 int re_end_sensitive(const struct re *re)
 {
 	/* A_BOUND is not here: it only looks past an invalid byte, and a
@@ -94,10 +80,8 @@ static int run_pike(struct re *re, const unsigned char *s, size_t n,
 {
 	if (!re->pike) {
 		re->pike = pike_new(&re->prog);
-		if (!re->pike) {
-			strcpy(re->err, "regex: out of memory");
-			return -1;
-		}
+		if (!re->pike)
+			return -1; /* out of memory: grep reports a limit */
 	}
 	return pike_search(re->pike, &re->prog, s, n, from, ms, me);
 }
@@ -225,7 +209,6 @@ int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 	const unsigned char *u = (const unsigned char *)s;
 	size_t dummy, p, len;
 
-	re->err[0] = 0;
 	if (from > n)
 		return 0;
 	/* Matches start where a character does (Go steps by character): a

@@ -1,4 +1,4 @@
-/* glob.c - fuzz target: the glob matcher (lib/glob.c).
+/* glob.c - fuzz target: the glob matcher (lib/globmatch.c).
  *
  * Input: a pattern, a NUL, a name. Properties: no crash or hang on any
  * pattern; a name matches itself once every meta character is escaped
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "glob.h"
+#include "globmatch.h"
 
 static char *escaped(const char *s)
 {

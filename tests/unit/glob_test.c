@@ -1,5 +1,5 @@
 /* glob_test.c - glob_match (Go's filepath.Match) and glob_match_path */
-#include "glob.h"
+#include "globmatch.h"
 #include "unit.h"
 
 struct mcase {

@@ -14,11 +14,11 @@
  *    byte that does not begin a valid sequence is one U+FFFD.
  */
 #undef _GNU_SOURCE /* glibc's GNU <regex.h> has its own RE_ICASE */
-#define WFS_SYSTEM_REGEX
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "regex.h"
+#include "re.h"
 #include "../../lib/regex/re_int.h"
 
 #define UCD "/usr/share/unicode"
@@ -269,7 +269,7 @@ static void check_set(const char *name, int (*want)(unsigned long, int),
 			   : e == 2 ? cls->r[i][0] - 1 : cls->r[i][1] + 1;
 			if (lo >= NCP || is_surrogate(lo))
 				continue;
-			k = re_utf8_encode((uint32_t)lo, (uint8_t *)buf);
+			k = (int)utf8_encode(buf, (unsigned)lo);
 			if (re_search(re, buf, (size_t)k, 0, &ms, &me) !=
 			    want(lo, arg)) {
 				fail(tn, "re_search on U+%04lX says %lu", lo,
@@ -336,10 +336,10 @@ static void check_folding(void)
 		if (size[foldto[c]] < 2 || is_surrogate(c))
 			continue;
 		memcpy(pat, "(?i)", 4);
-		k = re_utf8_encode((uint32_t)c, (uint8_t *)pat + 4);
+		k = (int)utf8_encode(pat + 4, (unsigned)c);
 		re = re_compile(pat, (size_t)k + 4, 0, NULL, 0);
 		for (x = re_foldnext((uint32_t)c);; x = re_foldnext(x)) {
-			m = re_utf8_encode(x, (uint8_t *)buf);
+			m = (int)utf8_encode(buf, x);
 			if (!re || re_search(re, buf, (size_t)m, 0, &ms, &me)
 				!= 1 || ms || me != (size_t)m) {
 				fail("ucd/folding", "(?i)U+%04lX does not match "

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "regex.h"
+#include "re.h"
 
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 

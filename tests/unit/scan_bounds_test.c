@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include "json.h"
-#include "regex.h"
+#include "re.h"
 #include "unit.h"
 #include "util.h"
 

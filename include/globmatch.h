@@ -1,6 +1,6 @@
-/* glob.h - shell-style pattern matching */
-#ifndef WFS_GLOB_H
-#define WFS_GLOB_H
+/* globmatch.h - shell-style pattern matching */
+#ifndef WFS_GLOBMATCH_H
+#define WFS_GLOBMATCH_H
 
 /* Go's filepath.Match: '*' and '?' never match '/', classes [abc] [a-z]
  * [^a], backslash escapes. Returns 1 on a match, 0 on none, -1 for

@@ -1,11 +1,11 @@
-/* regex.h - RE2/Go syntax regular expressions in linear time
+/* re.h - RE2/Go syntax regular expressions in linear time
  *
  * Parse to an AST, compile to a byte-level program over UTF-8, then match
  * with a literal prefilter, a lazy DFA and a Pike VM (for exact positions).
  * No backtracking: every search is linear in the input.
  */
-#ifndef WFS_REGEX_H
-#define WFS_REGEX_H
+#ifndef WFS_RE_H
+#define WFS_RE_H
 
 #include <stddef.h>
 
@@ -29,27 +29,15 @@ void re_free(struct re *re);
 /* Leftmost-first match (Go/RE2 semantics) in s[0..n), the search starting
  * at offset from; bytes before from are context for ^, \b and \B.
  * Returns 1 and sets *ms, *me to the match, 0 for no match, -1 on an
- * internal limit (see re_error). If ms is NULL, *me is set to some offset
+ * internal limit (the step cap of the Pike VM, or memory). If ms is NULL, *me is set to some offset
  * inside [start, end] of the leftmost match, which is enough to find the
  * matching line and much faster. */
 int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 	      size_t *me);
-
-/* The last error of re_search (-1), or "". */
-const char *re_error(const struct re *re);
-
-/* Number of capture groups (for callers that want to know). */
-int re_ngroups(const struct re *re);
 
 /* Non-zero when whether a match ends at a point depends on the text after
  * it ($, \z, \b, \B): a search of a window cut from a longer line must
  * then not trust a match that touches the window's end. */
 int re_end_sensitive(const struct re *re);
 
-#endif
-
-/* Our name shadows the C library's <regex.h> for anyone building with
- * -Iinclude; define WFS_SYSTEM_REGEX first to get POSIX regcomp too. */
-#ifdef WFS_SYSTEM_REGEX
-#include_next <regex.h>
 #endif
