@@ -749,7 +749,12 @@ static int find_snap(struct snap *s, const char *ref, struct snap_manifest *m)
 	struct wfs_snap_info *l;
 	const char *id = NULL;
 	size_t n, i, hits = 0;
+	char *exact = arena_printf(s->c->arena, "snaps/%s", ref);
 
+	/* A whole id: that manifest, so its own error is the one reported. */
+	if (exact && strlen(ref) == 16 && strspn(ref, "0123456789abcdef") == 16 &&
+	    !faccessat(s->storefd, exact, F_OK, AT_SYMLINK_NOFOLLOW))
+		return load_manifest(s, ref, m);
 	if (list_snaps(s, &l, &n))
 		return -1;
 	for (i = n; i-- > 0;)
