@@ -175,15 +175,15 @@ for i in $(seq 1 300); do printf 'old %s\n' "$i" >"$k/f$i"; done
 wf snapshot --tag A "$k"
 stateA=$(tree_state "$k")
 for i in $(seq 1 300); do printf 'new %s %s\n' "$i" "$i" >"$k/f$i"; done
-for i in $(seq 1 100); do printf 'added\n' >"$k/g$i"; done
+for i in $(seq 1 1500); do printf "added\n" >"$k/g$i"; done
 wf snapshot --tag B "$k"
 stateB=$(tree_state "$k")
 # The kill instants spread over one restore's duration here (a choice of
 # delays, not an assertion).
 t0=$(date +%s%N)
 "$WICKFS" restore A "$k" >/dev/null
+span=$((($(date +%s%N) - t0) / 1000000 + 1))
 "$WICKFS" restore B "$k" >/dev/null
-span=$((($(date +%s%N) - t0) / 2000000 + 1))
 mix=0 olds=0 news=0
 for n in $(seq 1 25); do
 	"$WICKFS" restore A "$k" >/dev/null 2>&1 &
@@ -205,4 +205,4 @@ for n in $(seq 1 25); do
 	fi
 done
 check restore.kill9.never_a_mix "0 mixed" "$mix mixed"
-echo "# restore killed 25 times: $olds restored, $news old" >&2
+echo "# restore killed 25 times within ${span} ms: $olds restored, $news old" >&2
