@@ -9,15 +9,9 @@
  *	  usage: wickfs download [--offset N] [--limit N] [--remove] FILE
  *	         wickfs download --tree [--limit N] DIR
  *
- *	  One chunk of FILE, bytes --offset on, at most --limit (default
- *	  4 MiB, at most 7 MiB, so a line stays under 10 MiB), as base64:
- *	  {"path","offset","bytes","size","eof","data"}. Ask again from
- *	  offset + bytes until eof; any range may be asked for.
- *	  With --tree, DIR is packed (as `pack` does, .wickfs left out) into
- *	  a spool file DIR/.wickfs/download-*.tar.gz and its first chunk
- *	  answered with "spool": its path. Fetch the rest with
- *	  `download --remove --offset N SPOOL`: --remove deletes the file once
- *	  its last byte is sent.
+ *	  FILE from --offset, at most --limit bytes (4 MiB; 7 at most), as
+ *	  base64: {"path","offset","bytes","size","eof","data"}. --tree packs
+ *	  DIR into a spool file ("path"); --remove deletes FILE at its end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,7 +37,7 @@ static const char *spool_tree(struct req *r, const char *dir)
 				   (int)getpid(), wfs_now_ns());
 
 	if (r->ctx->readonly) {
-		reply_error(r, "download %s: read-only mode (WICKFS_READONLY): --tree writes a spool file", dir);
+		reply_error(r, "download %s: read-only mode (WICKFS_READONLY)", dir);
 		return NULL;
 	}
 	if (!spool || wfs_confine(r->ctx, "download", dir)) {

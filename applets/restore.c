@@ -9,16 +9,9 @@
  *	help
  *	  usage: wickfs restore [--store DIR] ID|TAG [DIR]
  *
- *	  Make DIR exactly as in the snapshot (an id, a unique prefix of one,
- *	  or a tag: its newest): files added since are removed, deleted ones
- *	  return, contents, modes, mtimes and symlinks are restored. What
- *	  differs is staged first, then applied under a journal in
- *	  DIR/.wickfs/restore: interrupted, the next snapshot, snapshots or
- *	  restore on DIR finishes it, so DIR is either the old tree or the
- *	  restored one. Data: what was undone, {"id","added","removed",
- *	  "modified"} (relative to the snapshot).
- *
- *	  --store DIR  the snapshots are there
+ *	  Make DIR as in the snapshot (id, id prefix or tag), journalled: if
+ *	  interrupted, the next snapshot(s)/restore finishes it. Data: what
+ *	  was undone, {"id","added","removed","modified"}.
  */
 #define FOR_restore
 #include "applet.h"

@@ -8,18 +8,10 @@
  *	help
  *	  usage: wickfs snapshot [--tag T] [--store DIR] [--diff ID|TAG] [DIR]
  *
- *	  Store a snapshot of DIR (default: the workspace root, else "."):
- *	  files, directories and symlinks with modes and mtimes. Contents are
- *	  kept once each, gzip-compressed and named by SHA-256, so a file
- *	  unchanged since an earlier snapshot costs one manifest line. The
- *	  store (default DIR/.wickfs/snapshots) and DIR/.wickfs are left out.
- *	  Data: {"id","tag","time","files","dirs","symlinks","bytes",
- *	  "new_objects","new_bytes"}.
- *
- *	  --tag T        a name for `restore` and `--diff`
- *	  --store DIR    keep the snapshots there
- *	  --diff ID|TAG  store nothing: list what differs from that snapshot,
- *	                 {"id","added","removed","modified"}
+ *	  Snapshot DIR (default: the root, else "."), each content once, by
+ *	  SHA-256, in the store (default DIR/.wickfs/snapshots; DIR/.wickfs
+ *	  is left out). Data: {"id","tag","files","bytes",...}. --diff lists
+ *	  what differs instead: {"id","added","removed","modified"}.
  */
 #define FOR_snapshot
 #include "applet.h"

@@ -9,9 +9,7 @@
  *	help
  *	  usage: wickfs snapshots [--store DIR] [DIR]
  *
- *	  List the snapshots of DIR (as `snapshot` takes it), oldest first:
- *	  {"snapshots":[{"id","tag","time","files","dirs","symlinks",
- *	  "bytes"}]}. Completes a restore that was interrupted.
+ *	  {"snapshots":[{"id","tag","time","files",...}]}, oldest first.
  */
 #define FOR_snapshots
 #include "applet.h"

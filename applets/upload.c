@@ -9,15 +9,9 @@
  *	help
  *	  usage: wickfs upload [--offset N] [--last] [--tree] PATH < BASE64
  *
- *	  Write one chunk (stdin: base64; line breaks ignored) at --offset
- *	  of a part file: PATH.wickfs-part, or with --tree (the chunks of a
- *	  tar.gz, as `pack` writes) DIR/.wickfs/upload.tar.gz. Offset 0
- *	  starts over; a chunk sent again (an offset already received)
- *	  replaces what followed it; an offset past what was received is an
- *	  error. With --last the part becomes PATH by one rename, or with
- *	  --tree is unpacked into DIR (as `unpack` does) and removed.
- *	  Data: {"path","offset","bytes","size"}, plus "done":true with
- *	  --last (and unpack's counts with --tree).
+ *	  Write a base64 chunk at --offset of PATH.wickfs-part (--tree:
+ *	  DIR/.wickfs/upload.tar.gz); --last renames it to PATH (--tree:
+ *	  unpacks it into DIR). Data: {"path","offset","bytes","size"}.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -17,8 +17,7 @@
  *
  *	  --no-clobber  fail when PATH exists (also when it appears meanwhile)
  *	  --append      add stdin at the end instead, as `wickfs append` does
- *	  --gzip        stdin is the base64 of gzip data: the decompressed
- *	                bytes are written (at most WICKFS_MAX_FILE)
+ *	  --gzip        stdin is base64 of gzip data (WICKFS_MAX_FILE bounds it)
  */
 #include <errno.h>
 #include <string.h>

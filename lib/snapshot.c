@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "archive.h"
@@ -132,8 +133,18 @@ static void hex(const unsigned char *h, size_t n, char *out)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", h[i]);
+	for (i = 0; i < 2 * n; i++)
+		out[i] = "0123456789abcdef"[(h[i / 2] >> (i % 2 ? 0 : 4)) & 15];
+	out[i] = 0;
+}
+
+/* Whether name exists in dirfd (a link not followed). Not faccessat:
+ * musl's needs faccessat2 for AT_SYMLINK_NOFOLLOW, absent before 5.8. */
+static int exists_at(int dirfd, const char *name)
+{
+	struct stat st;
+
+	return !fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW);
 }
 
 /* ---- the manifest ---- */
@@ -234,13 +245,13 @@ static int parse_ent(char *l, struct snap_ent *e)
 	if ((l[0] != 'f' && l[0] != 'd' && l[0] != 'l') || l[1] != ' ')
 		return -1;
 	e->type = l[0];
-	e->mode = (unsigned)strtoul(l + 2, &end, 8);
+	e->mode = (unsigned)strtoull(l + 2, &end, 8);
 	if (*end != ' ' || e->mode > 07777)
 		return -1;
-	e->sec = strtoll(end + 1, &end, 10);
+	e->sec = (long long)strtoull(end + 1, &end, 10);
 	if (*end != ' ')
 		return -1;
-	e->nsec = strtol(end + 1, &end, 10);
+	e->nsec = (long)strtoull(end + 1, &end, 10);
 	if (*end != ' ' || e->nsec < 0 || e->nsec > 999999999)
 		return -1;
 	e->size = strtoull(end + 1, &end, 10);
@@ -279,7 +290,7 @@ int snap_manifest_parse(struct arena *a, const char *text, size_t len,
 	if (!next)
 		goto bad;
 	*next++ = 0;
-	m->info.time = strtoll(s + 18, &end, 10);
+	m->info.time = (long long)strtoull(s + 18, &end, 10);
 	if (*end != ' ' || unescape(end + 1))
 		goto bad;
 	m->info.tag = end + 1;
@@ -443,7 +454,7 @@ static int put_object(struct snap *s, struct snap_ent *e, int dirfd,
 	int fd = -1, rc;
 
 	object_name(e->hash, obj);
-	if (!faccessat(s->storefd, obj, F_OK, AT_SYMLINK_NOFOLLOW))
+	if (exists_at(s->storefd, obj))
 		return 0;
 	obj[10] = 0;
 	mkdirat(s->storefd, obj, 0755);
@@ -509,7 +520,7 @@ static int scan_one(struct snap *s, int dirfd, const char *name, char *rel,
 {
 	struct snap_ent e;
 	struct stat st;
-	char *target = NULL;
+	char *target;
 	int rc = 0, fd;
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
@@ -531,6 +542,7 @@ static int scan_one(struct snap *s, int dirfd, const char *name, char *rel,
 		struct sha sha;
 		ssize_t n;
 		e.type = 'l';
+		/* On the heap: this frame recurses, once per level. */
 		target = malloc(PATH_MAX + 1);
 		n = target ? readlinkat(dirfd, name, target, PATH_MAX) : -1;
 		if (n < 0) {
@@ -651,13 +663,13 @@ static int snap_open(struct wfs_ctx *c, struct snap *s, const char *op,
 		return wfs_fail(c, "%s %s: out of memory", op, s->dir);
 	if (wfs_confine(c, op, store))
 		return -1;
-	if (create && (mkdirs(store) ||
-		       (mkdir(arena_printf(c->arena, "%s/objects", store), 0755) && errno != EEXIST) ||
-		       (mkdir(arena_printf(c->arena, "%s/snaps", store), 0755) && errno != EEXIST)))
+	if (create && mkdirs(store))
 		return fs_fail_errno(c, op, store, errno);
 	s->storefd = open(store, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->storefd < 0)
 		return fs_fail_errno(c, op, store, errno);
+	mkdirat(s->storefd, "objects", 0755);
+	mkdirat(s->storefd, "snaps", 0755);
 	if (!fstat(s->storefd, &st)) {
 		s->sdev = st.st_dev;
 		s->sino = st.st_ino;
@@ -753,7 +765,7 @@ static int find_snap(struct snap *s, const char *ref, struct snap_manifest *m)
 
 	/* A whole id: that manifest, so its own error is the one reported. */
 	if (exact && strlen(ref) == 16 && strspn(ref, "0123456789abcdef") == 16 &&
-	    !faccessat(s->storefd, exact, F_OK, AT_SYMLINK_NOFOLLOW))
+	    exists_at(s->storefd, exact))
 		return load_manifest(s, ref, m);
 	if (list_snaps(s, &l, &n))
 		return -1;
@@ -974,6 +986,13 @@ static int rm_rel(struct snap *s, const char *rel)
 	return p ? wfs_rm(s->c, p, 1, 1, &n) : -1;
 }
 
+/* The system call itself: musl's fchmodat carries a fallback for flags
+ * this never passes. */
+static int chmod_at(int dirfd, const char *name, unsigned mode)
+{
+	return syscall(SYS_fchmodat, dirfd, name, mode) ? -1 : 0;
+}
+
 /* Phase 2: make the tree (cur, as scanned) match t. Idempotent. */
 static int apply(struct snap *s, const struct snap_manifest *t,
 		 const struct snap_manifest *cur, int stagefd)
@@ -999,10 +1018,10 @@ static int apply(struct snap *s, const struct snap_manifest *t,
 		snprintf(name, sizeof(name), "%zu", i);
 		if (e->type == 'd') {
 			if ((!now && mkdirat(pfd, base, 0700) && errno != EEXIST) ||
-			    fchmodat(pfd, base, e->mode | 0700, 0))
+			    chmod_at(pfd, base, e->mode | 0700))
 				rc = -1;
 		} else if (!now || memcmp(now->hash, e->hash, 32)) {
-			if (faccessat(stagefd, name, F_OK, AT_SYMLINK_NOFOLLOW) &&
+			if (!exists_at(stagefd, name) &&
 			    stage(s, stagefd, e, name)) {
 				close(pfd);
 				return -1;
@@ -1011,7 +1030,7 @@ static int apply(struct snap *s, const struct snap_manifest *t,
 				rc = -1;
 		} else {
 			struct timespec ts[2] = {{0, UTIME_OMIT}, {e->sec, e->nsec}};
-			if ((e->type == 'f' && fchmodat(pfd, base, e->mode, 0)) ||
+			if ((e->type == 'f' && chmod_at(pfd, base, e->mode)) ||
 			    utimensat(pfd, base, ts, AT_SYMLINK_NOFOLLOW))
 				rc = -1;
 		}
@@ -1030,7 +1049,7 @@ static int apply(struct snap *s, const struct snap_manifest *t,
 		if (e->type != 'd')
 			continue;
 		pfd = parent_fd(s, e->path, &base);
-		if (pfd < 0 || fchmodat(pfd, base, e->mode, 0) || utimensat(pfd, base, ts, 0)) {
+		if (pfd < 0 || chmod_at(pfd, base, e->mode) || utimensat(pfd, base, ts, 0)) {
 			int err = errno;
 			if (pfd >= 0)
 				close(pfd);
@@ -1137,7 +1156,7 @@ int wfs_restore(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 		close(sfd);
 	if (!rc)
 		drop_stage(&s);
-	else if (sfd >= 0 && faccessat(s.dirfd, STAGE "/journal", F_OK, AT_SYMLINK_NOFOLLOW)) {
+	else if (sfd >= 0 && !exists_at(s.dirfd, STAGE "/journal")) {
 		char keep[1024];
 		memcpy(keep, c->err, sizeof(keep));
 		drop_stage(&s); /* failed before the commit: the old tree stays */
@@ -1157,7 +1176,7 @@ void wfs_snap_info_json(struct buf *b, const struct wfs_snap_info *i)
 	json_cstr(b, i->tag ? i->tag : "");
 	buf_printf(b, ",\"time\":%lld,\"files\":%llu,\"dirs\":%llu,\"symlinks\":%llu,\"bytes\":%llu",
 		   i->time, i->files, i->dirs, i->symlinks, i->bytes);
-	if (i->new_objects || i->new_bytes)
+	if (i->new_bytes)
 		buf_printf(b, ",\"new_objects\":%llu,\"new_bytes\":%llu", i->new_objects, i->new_bytes);
 	buf_putc(b, '}');
 }
