@@ -45,7 +45,8 @@ HOT_SRCS := lib/grep.c lib/bytes.c lib/regex/dfa.c lib/regex/regex.c lib/regex/p
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(GEN) \
 	  -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	  -D_GNU_SOURCE -MMD -MP
-override LDFLAGS += -Wl,--gc-sections
+# No page padding between the code and the read-only data: 8 KB less.
+override LDFLAGS += -Wl,--gc-sections -Wl,-z,noseparate-code
 LIBS := -lpthread
 ifeq ($(STATIC),1)
 override CFLAGS += -I$(ZLIB)/include

@@ -1,6 +1,6 @@
 /* read.c - print a file
  *
- * APPLET(read, "lines bytes offset#<0 limit#<1>16777216 !lines,bytes", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_LOOP_PROBE)
+ * APPLET(read, "lines bytes offset#<0 limit#<1>16777216 gzip !lines,bytes !lines,gzip", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_LOOP_PROBE)
  *
  * config APPLET_READ
  *	bool "read: print a file as a JSON string"
@@ -9,6 +9,7 @@
  *	  usage: wickfs read PATH
  *	         wickfs read --lines [--offset N] [--limit N] PATH
  *	         wickfs read --bytes [--offset N] [--limit N] PATH
+ *	         wickfs read --gzip [--bytes ...] PATH
  *
  *	  The whole file as a string when it is valid UTF-8, else "base64:"
  *	  and its standard base64. FIFOs, sockets and devices are refused.
@@ -23,6 +24,8 @@
  *	            (default 65536, at most 16 MiB), of a file of any size, as a string or
  *	            "base64:..." when not UTF-8. Data: {"path","content",
  *	            "offset","bytes","size","eof"}.
+ *	  --gzip    the content (or the --bytes range) as the base64 of one
+ *	            gzip member, for hosts that want smaller lines
  */
 #include <errno.h>
 #include <string.h>
@@ -30,15 +33,27 @@
 #define FOR_read
 #include "applet.h"
 #include "fsutil.h"
+#include "gzpar.h"
 #include "json.h"
 #include "lines.h"
 #include "util.h"
 
 #define READ_BYTES_LIMIT 65536
 
-static void put_text(struct buf *out, const char *data, size_t len)
+static void put_text(struct buf *out, const char *data, size_t len, int gzip)
 {
-	if (utf8_valid(data, len)) {
+	struct buf z;
+
+	if (gzip) {
+		buf_init(&z);
+		if (gz_buf(data, len, &z))
+			z.oom = 1;
+		buf_putc(out, '"');
+		base64_encode(out, (const unsigned char *)z.p, z.len);
+		buf_putc(out, '"');
+		out->oom |= z.oom; /* the envelope reports it */
+		buf_free(&z);
+	} else if (utf8_valid(data, len)) {
 		json_str(out, data, len);
 	} else {
 		buf_puts(out, "\"base64:");
@@ -100,7 +115,7 @@ static int read_bytes(struct req *r, long long offset, long long limit)
 	buf_puts(r->out, "{\"path\":");
 	json_cstr(r->out, path);
 	buf_puts(r->out, ",\"content\":");
-	put_text(r->out, data, (size_t)got);
+	put_text(r->out, data, (size_t)got, opt_has(r, OPT_gzip));
 	buf_printf(r->out, ",\"offset\":%lld,\"bytes\":%zd,\"size\":%lld,\"eof\":%s}",
 		   offset, got, (long long)st.st_size,
 		   offset + got >= st.st_size ? "true" : "false");
@@ -129,6 +144,6 @@ int read_main(struct req *r)
 	if (wfs_read(r->ctx, r->argv[0], &data, &len))
 		return reply_ctx_error(r);
 	reply_ok_begin(r);
-	put_text(r->out, data, len);
+	put_text(r->out, data, len, opt_has(r, OPT_gzip));
 	return reply_ok_end(r);
 }

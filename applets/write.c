@@ -1,12 +1,12 @@
 /* write.c - replace a file with stdin
  *
- * APPLET(write, "no-clobber append !no-clobber,append", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK)
+ * APPLET(write, "no-clobber append gzip !no-clobber,append", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK)
  *
  * config APPLET_WRITE
  *	bool "write: replace a file atomically with stdin"
  *	default y
  *	help
- *	  usage: wickfs write [--no-clobber|--append] PATH < CONTENT
+ *	  usage: wickfs write [--no-clobber|--append] [--gzip] PATH < CONTENT
  *
  *	  Write stdin to PATH: parents are created, the replacement is atomic
  *	  (a temporary file in the same directory, then rename), an existing
@@ -17,12 +17,46 @@
  *
  *	  --no-clobber  fail when PATH exists (also when it appears meanwhile)
  *	  --append      add stdin at the end instead, as `wickfs append` does
+ *	  --gzip        stdin is base64 of gzip data (WICKFS_MAX_FILE bounds it)
  */
 #include <errno.h>
 #include <string.h>
 #define FOR_write
 #include "applet.h"
 #include "fsops.h"
+#include "fsutil.h"
+#include "gzpar.h"
+#include "json.h"
+#include "util.h"
+
+/* stdin as base64 of gzip: the decompressed bytes (in the arena). */
+static int gunzip_stdin(struct req *r, const char **data, size_t *len)
+{
+	unsigned char *raw = arena_alloc(r->arena, *len + 4);
+	char *txt = arena_alloc(r->arena, *len + 1), err[256];
+	size_t i, k = 0;
+	struct buf out;
+	long n = -1;
+
+	/* Line breaks and spaces are ignored: base64(1) wraps its output. */
+	for (i = 0; txt && i < *len; i++)
+		if (!strchr(" \t\r\n", (*data)[i]))
+			txt[k++] = (*data)[i];
+	if (raw && txt)
+		n = base64_decode(txt, k, raw);
+
+	if (n < 0)
+		return reply_error(r, "write %s: --gzip: stdin is not base64", r->argv[0]);
+	buf_init(&out);
+	if (gunzip_buf(raw, (size_t)n, fs_max_file(), &out, err, sizeof(err)) ||
+	    !(*data = arena_strndup(r->arena, out.p ? out.p : "", out.len))) {
+		buf_free(&out);
+		return reply_error(r, "write %s: --gzip: %s", r->argv[0], err);
+	}
+	*len = out.len;
+	buf_free(&out);
+	return 0;
+}
 
 int write_main(struct req *r)
 {
@@ -34,6 +68,8 @@ int write_main(struct req *r)
 	if (req_stdin(r, &data, &len))
 		return reply_error(r, "write %s: reading stdin: %s", r->argv[0],
 				   strerror(errno));
+	if (opt_has(r, OPT_gzip) && gunzip_stdin(r, &data, &len))
+		return 1;
 	rc = append ? wfs_append(r->ctx, "write", r->argv[0], data, len)
 		    : wfs_write(r->ctx, r->argv[0], data, len, no_clobber);
 	if (rc)

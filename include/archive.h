@@ -53,6 +53,10 @@ int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 
 /* The result as the data of an envelope: {"files","dirs","symlinks",
  * "bytes","compressed_bytes","skipped":[...],"skipped_total"}. */
+/* The names in the directory open at dirfd, sorted bytewise ("." and
+ * ".." left out), each and the array malloc'd; NULL with errno set. */
+char **archive_list_dir(int dirfd, size_t *n);
+
 void wfs_archive_json(struct buf *b, const struct wfs_archive_result *r);
 
 #endif

@@ -61,4 +61,12 @@ unsigned long long gzr_out_bytes(const struct gzr *z);
 unsigned long long gzr_in_bytes(const struct gzr *z);
 void gzr_free(struct gzr *z);
 
+/* A buffer as one gzip member (level 6), appended to out: 0 or -1. */
+struct buf;
+int gz_buf(const void *p, size_t n, struct buf *out);
+/* A gzip stream in memory, decompressed and appended to out, at most
+ * limit bytes (0: no bound): 0, or -1 with the reason in err. */
+int gunzip_buf(const void *p, size_t n, unsigned long long limit,
+	       struct buf *out, char *err, size_t errlen);
+
 #endif

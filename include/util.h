@@ -25,6 +25,8 @@ int write_all(int fd, const void *p, size_t n);
 
 /* Standard base64 with padding. */
 void base64_encode(struct buf *b, const unsigned char *p, size_t n);
+/* Returns the decoded length, or -1 on bad input. out holds n*3/4 bytes. */
+long base64_decode(const char *s, size_t n, unsigned char *out);
 
 /* Go's filepath.Clean: lexical, "" -> ".". */
 char *path_clean(struct arena *a, const char *p);

@@ -184,7 +184,7 @@ static int name_cmp(const void *a, const void *b)
 }
 
 /* The names of one directory, sorted (so archives are reproducible). */
-static char **list_dir(int dirfd, size_t *n)
+char **archive_list_dir(int dirfd, size_t *n)
 {
 	int fd = dup(dirfd);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -268,7 +268,7 @@ static int pack_dir(struct packer *k, int dirfd, const char *prefix,
 		    int depth)
 {
 	size_t n, i, plen = strlen(prefix);
-	char **names = list_dir(dirfd, &n);
+	char **names = archive_list_dir(dirfd, &n);
 	int r = 0;
 
 	if (!names)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "buf.h"
 #include "gzpar.h"
 
 enum { SLOT_FREE, SLOT_FILLING, SLOT_READY, SLOT_BUSY, SLOT_DONE, SLOT_FAILED };
@@ -556,4 +557,53 @@ void gzr_free(struct gzr *z)
 	if (z->zinit)
 		inflateEnd(&z->z);
 	free(z);
+}
+
+/* ---- whole buffers (read --gzip, write --gzip, upload) ---- */
+
+static int buf_sink(void *arg, const void *p, size_t n)
+{
+	buf_add(arg, p, n);
+	return ((struct buf *)arg)->oom ? -1 : 0;
+}
+
+int gz_buf(const void *p, size_t n, struct buf *out)
+{
+	struct gzw *g = gzw_open(6, 1, buf_sink, out);
+	int rc = !g || gzw_write(g, p, n) || gzw_finish(g) ? -1 : 0;
+
+	gzw_free(g);
+	return rc;
+}
+
+struct mem_src {
+	const char *p;
+	size_t n;
+};
+
+static ssize_t mem_source(void *arg, void *p, size_t n)
+{
+	struct mem_src *m = arg;
+
+	if (n > m->n)
+		n = m->n;
+	memcpy(p, m->p, n);
+	m->p += n;
+	m->n -= n;
+	return (ssize_t)n;
+}
+
+int gunzip_buf(const void *p, size_t n, unsigned long long limit,
+	       struct buf *out, char *err, size_t errlen)
+{
+	struct mem_src m = {p, n};
+	struct gzr *z = gzr_open(mem_source, &m, limit);
+	char tmp[16384];
+	ssize_t got = -1;
+
+	while (z && (got = gzr_read(z, tmp, sizeof(tmp))) > 0)
+		buf_add(out, tmp, (size_t)got);
+	snprintf(err, errlen, "%s", !z || out->oom ? "out of memory" : gzr_error(z));
+	gzr_free(z);
+	return got < 0 || out->oom ? -1 : 0;
 }

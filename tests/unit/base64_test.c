@@ -13,26 +13,10 @@ static const char *rfc[][2] = {
 	{"foobar", "Zm9vYmFy"},
 };
 
-/* The test's own decoder (wickfs only encodes): the index of each
- * letter, padding counted as nothing. */
-static size_t decode(const char *s, size_t n, unsigned char *out)
-{
-	static const char abc[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	unsigned long acc = 0;
-	size_t i, o = 0;
-	int bits = 0;
-
-	for (i = 0; i < n && s[i] != '='; i++) {
-		acc = acc << 6 | (unsigned long)(strchr(abc, s[i]) - abc);
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[o++] = (unsigned char)(acc >> bits);
-		}
-	}
-	return o;
-}
+static const char *bad[] = {
+	"Z", "Zg", "Zg=", "Zm9vY", "Zg==Zg==", "Z===", "====", "=Zg=", "Zg=a",
+	"Zm9\n", "Zm 9v", "Zm-v", "Zm_v", "Zm9v\0\0\0\0", "Zm9v====",
+};
 
 static void check_encode(const char *name, const unsigned char *p, size_t n,
 			 const char *want)
@@ -54,12 +38,17 @@ int main(void)
 {
 	unsigned char out[1024], data[600];
 	size_t i, n;
-	size_t got;
+	long got;
 
 	for (i = 0; i < sizeof(rfc) / sizeof(rfc[0]); i++) {
 		const char *plain = rfc[i][0], *enc = rfc[i][1];
 		check_encode(unit_name("base64.encode.rfc4648[%s]", plain),
 			     (const unsigned char *)plain, strlen(plain), enc);
+		got = base64_decode(enc, strlen(enc), out);
+		unit_check_mem(unit_name("base64.decode.rfc4648[%s]", enc), plain,
+			       strlen(plain), (const char *)out, got < 0 ? 0 : (size_t)got);
+		if (got < 0)
+			unit_fail(unit_name("base64.decode.rfc4648.ok[%s]", enc), "returned %ld", got);
 	}
 	/* The two last letters of the alphabet and the high bits. */
 	check_encode("base64.encode.alphabet_end", (const unsigned char *)"\xfb\xff", 2, "+/8=");
@@ -79,10 +68,10 @@ int main(void)
 		buf_init(&b);
 		base64_encode(&b, data, n);
 		ok = b.len == (n + 2) / 3 * 4;
-		got = decode(b.p ? b.p : "", b.len, out);
-		ok = ok && got == n && !memcmp(out, data, n);
+		got = base64_decode(b.p ? b.p : "", b.len, out);
+		ok = ok && got == (long)n && !memcmp(out, data, n);
 		if (!ok) {
-			unit_fail(unit_name("base64.roundtrip[%zu]", n), "encoded %zu chars, decoded %zu",
+			unit_fail(unit_name("base64.roundtrip[%zu]", n), "encoded %zu chars, decoded %ld",
 				  b.len, got);
 			buf_free(&b);
 			break;
@@ -92,5 +81,16 @@ int main(void)
 	if (n > sizeof(data))
 		unit_ok("base64.roundtrip.0-600");
 
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t len = strlen(bad[i]);
+		if (!strcmp(bad[i], "Zm9v"))
+			len = 8; /* with the NULs */
+		got = base64_decode(bad[i], len, out);
+		if (got < 0)
+			unit_ok(unit_name("base64.decode.bad[%s]", unit_show(bad[i], len)));
+		else
+			unit_fail(unit_name("base64.decode.bad[%s]", unit_show(bad[i], len)),
+				  "decoded %ld bytes, want an error", got);
+	}
 	return unit_done();
 }

@@ -1,0 +1,99 @@
+/* download.c - a file, or a tree as a tar.gz, in chunks of base64
+ *
+ * APPLET(download, "offset#<0 limit#<1>7340032=4194304 tree remove", 1, 1, 0)
+ *
+ * config APPLET_DOWNLOAD
+ *	bool "download, upload: move files and trees in chunks"
+ *	default y
+ *	help
+ *	  usage: wickfs download [--offset N] [--limit N] [--remove] FILE
+ *	         wickfs download --tree [--limit N] DIR
+ *
+ *	  FILE from --offset, at most --limit bytes (4 MiB; 7 at most), as
+ *	  base64: {"path","offset","bytes","size","eof","data"}. --tree packs
+ *	  DIR into a spool file ("path"); --remove deletes FILE at its end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#define FOR_download
+#include "applet.h"
+#include "archive.h"
+#include "fsutil.h"
+#include "json.h"
+#include "util.h"
+
+/* Pack DIR into a new spool file beneath it; its path, or NULL. */
+static const char *spool_tree(struct req *r, const char *dir)
+{
+	static const char *skip[] = {".wickfs"};
+	struct wfs_pack_opts o = {dir, skip, 1, 6, 0, 0, -1};
+	struct wfs_archive_result res;
+	const char *wd = arena_printf(r->arena, "%s/.wickfs", dir);
+	char *spool = arena_printf(r->arena, "%s/download-%d-%lld.tar.gz", wd,
+				   (int)getpid(), wfs_now_ns());
+
+	if (r->ctx->readonly) {
+		reply_error(r, "download %s: read-only mode (WICKFS_READONLY)", dir);
+		return NULL;
+	}
+	if (!spool || wfs_confine(r->ctx, "download", dir)) {
+		reply_ctx_error(r);
+		return NULL;
+	}
+	mkdir(wd, 0755);
+	o.out_fd = open(spool, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (o.out_fd < 0) {
+		reply_error(r, "download %s: %s", spool, strerror(errno));
+		return NULL;
+	}
+	if (wfs_pack(r->ctx, &o, &res) | close(o.out_fd)) {
+		unlink(spool);
+		reply_ctx_error(r);
+		return NULL;
+	}
+	return spool;
+}
+
+int download_main(struct req *r)
+{
+	const char *path = r->argv[0], *spool = NULL;
+	long long off = opt_num(r, OPT_offset), lim = opt_num(r, OPT_limit);
+	struct stat st;
+	ssize_t got = 0;
+	char *data;
+	size_t n = 0;
+	int fd, eof;
+
+	if (opt_has(r, OPT_tree) && !(path = spool = spool_tree(r, path)))
+		return 1;
+	if ((opt_has(r, OPT_remove) || spool) && r->ctx->readonly)
+		return reply_error(r, "download %s: read-only mode (WICKFS_READONLY)", path);
+	fd = fs_open_regular(r->ctx, "download", path, &st);
+	if (fd < 0)
+		return reply_ctx_error(r);
+	if (off < st.st_size)
+		n = (size_t)(st.st_size - off < lim ? st.st_size - off : lim);
+	data = arena_alloc(r->arena, n + 1);
+	while (data && n && (got = pread(fd, data, n, (off_t)off)) < 0 && errno == EINTR)
+		;
+	close(fd);
+	if (!data || got < 0)
+		return reply_error(r, "download %s: %s", path, data ? strerror(errno) : "out of memory");
+	eof = off + got >= st.st_size;
+	if (eof && (spool || opt_has(r, OPT_remove)) && unlink(path))
+		return reply_error(r, "download %s: %s", path, strerror(errno));
+	reply_ok_begin(r);
+	buf_puts(r->out, "{\"path\":");
+	json_cstr(r->out, path);
+	if (spool)
+		buf_puts(r->out, ",\"spool\":true");
+	buf_printf(r->out, ",\"offset\":%lld,\"bytes\":%zd,\"size\":%lld,\"eof\":%s,\"data\":\"",
+		   off, got, (long long)st.st_size, eof ? "true" : "false");
+	base64_encode(r->out, (const unsigned char *)data, (size_t)got);
+	buf_puts(r->out, "\"}");
+	return reply_ok_end(r);
+}

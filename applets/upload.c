@@ -1,0 +1,96 @@
+/* upload.c - a file, or a tree as a tar.gz, received in chunks of base64
+ *
+ * APPLET(upload, "offset#<0 last tree", 1, 1, 0)
+ *
+ * config APPLET_UPLOAD
+ *	bool "upload: the receiving side of download"
+ *	default y
+ *	depends on APPLET_DOWNLOAD
+ *	help
+ *	  usage: wickfs upload [--offset N] [--last] [--tree] PATH < BASE64
+ *
+ *	  Write a base64 chunk at --offset of PATH.wickfs-part (--tree:
+ *	  DIR/.wickfs/upload.tar.gz); --last renames it to PATH (--tree:
+ *	  unpacks it into DIR). Data: {"path","offset","bytes","size"}.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define FOR_upload
+#include "applet.h"
+#include "archive.h"
+#include "json.h"
+#include "util.h"
+
+int upload_main(struct req *r)
+{
+	const char *path = r->argv[0], *in, *part;
+	long long off = opt_num(r, OPT_offset);
+	int tree = opt_has(r, OPT_tree), fd, rc = 0;
+	struct wfs_archive_result res;
+	unsigned char *raw;
+	size_t len, i, k = 0;
+	struct stat st;
+	char *txt;
+	long n = -1;
+
+	if (r->ctx->readonly)
+		return reply_error(r, "upload %s: read-only mode (WICKFS_READONLY)", path);
+	if (req_stdin(r, &in, &len))
+		return reply_error(r, "upload %s: reading stdin: %s", path, strerror(errno));
+	raw = arena_alloc(r->arena, len + 4);
+	txt = arena_alloc(r->arena, len + 1);
+	for (i = 0; txt && i < len; i++)
+		if (!strchr(" \t\r\n", in[i]))
+			txt[k++] = in[i];
+	if (raw && txt)
+		n = base64_decode(txt, k, raw);
+	if (n < 0)
+		return reply_error(r, "upload %s: stdin is not base64", path);
+	if (tree) {
+		mkdir(path, 0755);
+		mkdir(arena_printf(r->arena, "%s/.wickfs", path), 0755);
+	}
+	part = arena_printf(r->arena, tree ? "%s/.wickfs/upload.tar.gz" : "%s.wickfs-part", path);
+	if (!part || wfs_confine(r->ctx, "upload", path) || wfs_confine(r->ctx, "upload", part))
+		return part ? reply_ctx_error(r) : reply_error(r, "upload %s: out of memory", path);
+	fd = open(part, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (off ? 0 : O_TRUNC), 0644);
+	if (fd < 0 || fstat(fd, &st))
+		return reply_error(r, "upload %s: %s", part, strerror(errno));
+	if (st.st_size < off)
+		rc = reply_error(r, "upload %s: offset %lld but %lld bytes received so far", path, off,
+				 (long long)st.st_size);
+	else if (ftruncate(fd, (off_t)off) || pwrite(fd, raw, (size_t)n, (off_t)off) != n)
+		rc = reply_error(r, "upload %s: %s", part, strerror(errno));
+	if (close(fd) && !rc)
+		rc = reply_error(r, "upload %s: %s", part, strerror(errno));
+	if (rc)
+		return rc;
+	if (opt_has(r, OPT_last) && !tree && rename(part, path))
+		return reply_error(r, "upload %s: %s", path, strerror(errno));
+	if (opt_has(r, OPT_last) && tree) {
+		struct wfs_unpack_opts u = {path, open(part, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), 0};
+		rc = u.in_fd < 0 ? wfs_fail(r->ctx, "upload %s: %s", part, strerror(errno))
+				 : wfs_unpack(r->ctx, &u, &res);
+		if (u.in_fd >= 0)
+			close(u.in_fd);
+		unlink(part);
+		if (rc)
+			return reply_ctx_error(r);
+	}
+	reply_ok_begin(r);
+	buf_puts(r->out, "{\"path\":");
+	json_cstr(r->out, path);
+	buf_printf(r->out, ",\"offset\":%lld,\"bytes\":%ld,\"size\":%lld", off, n, off + n);
+	if (opt_has(r, OPT_last))
+		buf_puts(r->out, ",\"done\":true");
+	if (opt_has(r, OPT_last) && tree) {
+		buf_puts(r->out, ",\"unpacked\":");
+		wfs_archive_json(r->out, &res);
+	}
+	buf_putc(r->out, '}');
+	return reply_ok_end(r);
+}
