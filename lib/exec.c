@@ -180,9 +180,8 @@ static int spawn(pid_t *pid, const char *path, char *const argv[],
 	sigaddset(&def, SIGCHLD);
 	posix_spawnattr_setsigmask(&at, &mask);
 	posix_spawnattr_setsigdefault(&at, &def);
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
-				 POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	/* the process group is the supervisor's */
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	posix_spawn_file_actions_adddup2(&fa, in, 0);
 	posix_spawn_file_actions_adddup2(&fa, out, 1);
 	posix_spawn_file_actions_adddup2(&fa, err, 2);
@@ -574,13 +573,13 @@ static void signal_group(struct exec_proc *p, int sig)
 
 	if (p->pid <= 0)
 		return;
-	kill(-p->pid, sig);
-	if (!p->exited) {
+	if (!p->exited)
 		for (round = 0; round < 50; round++)
 			if (!signal_descendants(p->pid, sig) || sig != SIGKILL)
 				break;
+	kill(-p->pid, sig);
+	if (!p->exited)
 		kill(p->pid, sig);
-	}
 }
 
 void exec_kill(struct exec_proc *p, long long now)

@@ -133,6 +133,9 @@ void job_complete(struct daemon *d, struct job *j)
 			c->job = NULL;
 		}
 		if (c->dead) {
+			if (d->o->verbose)
+				dlog("id=%s unanswered, its client is gone: %.100s",
+				     j->id, j->resp.p ? j->resp.p : "");
 			conn_close(c); /* now free to go */
 		} else {
 			conn_send(c, &j->resp);
