@@ -26,6 +26,7 @@
 #include <dirent.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -307,6 +308,8 @@ static void supervise(const struct plan *pl, const char *cwd, char *const env[],
 	}
 	if (WIFEXITED(st))
 		_exit(WEXITSTATUS(st));
+	/* dying of the command's signal, without a core of our own */
+	setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
 	sa.sa_handler = SIG_DFL;
 	sigaction(WTERMSIG(st), &sa, NULL);
 	kill(getpid(), WTERMSIG(st));
