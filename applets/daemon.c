@@ -1,6 +1,6 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen: socket: token: max-line# max-output# workers# max-conns# max-procs# poll-us# root: v|verbose", 0, 0, APPLET_CLI_ONLY)
+ * APPLET(daemon, "listen: socket: token: max-line# max-output# max-buffered# line-timeout# workers# max-conns# max-procs# poll-us# root: v|verbose", 0, 0, APPLET_CLI_ONLY)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
@@ -26,10 +26,19 @@
  *	                      /tmp/wick-daemon.sock); "off" disables either
  *	  --token T           require "token":T in every request (DAEMON_TOKEN)
  *	  --max-line BYTES    longest request line (DAEMON_MAX_LINE, 10 MiB)
+ *	  --max-buffered BYTES  request bytes held over all connections
+ *	                      (DAEMON_MAX_BUFFERED, 256 MiB, at least 2 lines):
+ *	                      past it the connections holding the most are
+ *	                      answered with an error and closed
+ *	  --line-timeout SECS an unfinished request line older than this is
+ *	                      answered with an error and closed
+ *	                      (DAEMON_LINE_TIMEOUT, default 10)
  *	  --max-output BYTES  kept per stream of a command (DAEMON_MAX_OUTPUT,
  *	                      10 MiB); the rest is discarded and flagged
  *	  --workers N         threads for in-process applets (default 4)
- *	  --max-conns N       open connections (default 10000)
+ *	  --max-conns N       open connections (default 10000); at the
+ *	                      limit, the oldest connection that sent no valid
+ *	                      request for a second is closed for a new one
  *	  --max-procs N       commands running at once, more wait (default 1024)
  *	  --poll-us N         after answering in process, poll for the next
  *	                      request this long before sleeping (DAEMON_POLL_US,
@@ -89,6 +98,16 @@ int daemon_main(struct req *r)
 	o.token = tok && *tok ? tok : NULL;
 	o.max_line = (size_t)num_opt(r, OPT_max_line, "DAEMON_MAX_LINE",
 				     DAEMON_DEFAULT_MAX_LINE);
+	o.max_buffered = (size_t)num_opt(r, OPT_max_buffered, "DAEMON_MAX_BUFFERED",
+					 DAEMON_DEFAULT_MAX_BUFFERED);
+	/* room for two whole lines at least, one of them being parsed */
+	if (o.max_buffered < 2 * (o.max_line + 1) + (1u << 20))
+		o.max_buffered = 2 * (o.max_line + 1) + (1u << 20);
+	{
+		long long t = num_opt(r, OPT_line_timeout, "DAEMON_LINE_TIMEOUT",
+				      DAEMON_DEFAULT_LINE_TIMEOUT);
+		o.line_timeout = t > 86400 ? 86400 : (int)t;
+	}
 	o.max_output = (size_t)num_opt(r, OPT_max_output, "DAEMON_MAX_OUTPUT",
 				       10 << 20);
 	o.workers = (int)num_opt(r, OPT_workers, "DAEMON_WORKERS", 4);

@@ -6,6 +6,14 @@
  * a pidfd where the kernel has one (else by polling) and with WNOWAIT, so
  * the pid and its process group stay reserved until exec_finish reaps it:
  * a kill(-pid) can never reach a recycled group.
+ *
+ * Between us and the command stands a small supervisor, forked (not
+ * exec'd): it is the group leader and a child subreaper, so whatever the
+ * command starts stays its descendant even after leaving the group
+ * (setsid) or losing its parent. At a timeout or a kill, every descendant
+ * of the supervisor found in /proc is signalled along with the group.
+ * When the command exits by itself the supervisor exits with its status
+ * at once, and background processes (servers an agent started) live on.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -170,9 +181,8 @@ static int spawn(pid_t *pid, const char *path, char *const argv[],
 	sigaddset(&def, SIGCHLD);
 	posix_spawnattr_setsigmask(&at, &mask);
 	posix_spawnattr_setsigdefault(&at, &def);
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
-				 POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	/* the process group is the supervisor's */
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	posix_spawn_file_actions_adddup2(&fa, in, 0);
 	posix_spawn_file_actions_adddup2(&fa, out, 1);
 	posix_spawn_file_actions_adddup2(&fa, err, 2);
@@ -184,28 +194,42 @@ static int spawn(pid_t *pid, const char *path, char *const argv[],
 	return rc;
 }
 
-/* Direct exec for a plain word list naming a program; else sh -c. */
-static int spawn_command(pid_t *pid, const struct wfs_exec_opts *o,
-			 char *const env[], int in, int out, int err,
-			 char *msg, size_t msglen)
-{
-	char *sh_argv[] = {"sh", "-c", (char *)o->command, NULL};
-	char prog[4096], eb[128];
+/* What to run, decided before the fork: a plain word list naming a
+ * program in PATH is exec'd directly, anything else with sh -c. */
+struct plan {
 	struct arena a;
-	char **words;
-	int rc = -1;
+	char **words;          /* NULL: sh -c only */
+	char prog[4096];
+	char *sh_argv[4];
+};
 
-	arena_init(&a);
-	if (shellwords_split(&a, o->command, strlen(o->command), &words) > 0 &&
-	    !shellwords_is_builtin(words[0]) &&
-	    !find_program(words[0], prog, sizeof(prog)))
-		rc = spawn(pid, prog, words, env, o->cwd, in, out, err);
-	arena_free(&a);
-	if (rc == 0)
+static void plan_make(struct plan *pl, const struct wfs_exec_opts *o)
+{
+	arena_init(&pl->a);
+	pl->words = NULL;
+	if (shellwords_split(&pl->a, o->command, strlen(o->command), &pl->words) <= 0 ||
+	    shellwords_is_builtin(pl->words[0]) ||
+	    find_program(pl->words[0], pl->prog, sizeof(pl->prog)))
+		pl->words = NULL;
+	pl->sh_argv[0] = "sh";
+	pl->sh_argv[1] = "-c";
+	pl->sh_argv[2] = (char *)o->command;
+	pl->sh_argv[3] = NULL;
+}
+
+/* 0, or the errno of starting /bin/sh. */
+static int spawn_command(pid_t *pid, const struct plan *pl, const char *cwd,
+			 char *const env[], int in, int out, int err)
+{
+	if (pl->words && !spawn(pid, pl->prog, pl->words, env, cwd, in, out, err))
 		return 0;
-	rc = spawn(pid, "/bin/sh", sh_argv, env, o->cwd, in, out, err);
-	if (rc == 0)
-		return 0;
+	return spawn(pid, "/bin/sh", pl->sh_argv, env, cwd, in, out, err);
+}
+
+static void spawn_message(int rc, char *msg, size_t msglen)
+{
+	char eb[128];
+
 	if (rc == ENOENT)
 		snprintf(msg, msglen, "failed to execute: /bin/sh: no such file "
 			 "or directory (there is no shell in this image; only a "
@@ -213,6 +237,124 @@ static int spawn_command(pid_t *pid, const struct wfs_exec_opts *o,
 	else
 		snprintf(msg, msglen, "failed to execute: /bin/sh: %s",
 			 wfs_strerror(rc, eb, sizeof(eb)));
+}
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+/* The supervisor keeps none of the daemon's descriptors (connections,
+ * listeners), which would stay open as long as it lives. */
+static void close_from(int lo)
+{
+	char d[1024];
+	int fd, n, i;
+
+	if (!syscall(SYS_close_range, lo, ~0u, 0))
+		return;
+	fd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		for (i = lo; i < 4096; i++)
+			close(i);
+		return;
+	}
+	while ((n = (int)syscall(SYS_getdents64, fd, d, sizeof(d))) > 0) {
+		for (i = 0; i < n;) {
+			unsigned short reclen = *(unsigned short *)(d + i + 16);
+			int k = atoi(d + i + 19);
+			if (k >= lo && k != fd)
+				close(k);
+			i += reclen;
+		}
+	}
+	close(fd);
+}
+
+/* The supervisor (a forked child: raw calls only). Reports the spawn
+ * result on rep, then waits for the command, reaping adopted orphans,
+ * and exits as the command did. TERM and the like are ignored here, so
+ * it stays the root of the tree until the parent kills it last. */
+static void supervise(const struct plan *pl, const char *cwd, char *const env[],
+		      int in, int out, int err, int rep)
+{
+	struct sigaction sa;
+	sigset_t none;
+	pid_t cmd = 0, w;
+	int rc, st = 0;
+
+	setpgid(0, 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	rc = spawn_command(&cmd, pl, cwd, env, in, out, err);
+	if (write(rep, &rc, sizeof(rc)) < 0 || rc)
+		_exit(127);
+	close_from(0);
+	for (;;) {
+		w = waitpid(-1, &st, 0);
+		if (w == cmd)
+			break;
+		if (w < 0 && errno != EINTR)
+			_exit(127);
+	}
+	if (WIFEXITED(st))
+		_exit(WEXITSTATUS(st));
+	/* dying of the command's signal, without a core of our own */
+	setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+	sa.sa_handler = SIG_DFL;
+	sigaction(WTERMSIG(st), &sa, NULL);
+	kill(getpid(), WTERMSIG(st));
+	_exit(128 + WTERMSIG(st));
+}
+
+/* Fork the supervisor and learn whether the command started. */
+static int start_supervised(pid_t *pid, const struct wfs_exec_opts *o,
+			    char *const env[], int in, int out, int err,
+			    char *msg, size_t msglen)
+{
+	struct plan pl;
+	int rep[2], rc = -1, got = 0;
+	ssize_t n;
+	char eb[128];
+
+	if (pipe2(rep, O_CLOEXEC)) {
+		snprintf(msg, msglen, "failed to execute: %s",
+			 wfs_strerror(errno, eb, sizeof(eb)));
+		return -1;
+	}
+	plan_make(&pl, o);
+	*pid = fork();
+	if (*pid == 0) {
+		close(rep[0]);
+		supervise(&pl, o->cwd, env, in, out, err, rep[1]);
+	}
+	close(rep[1]);
+	arena_free(&pl.a);
+	if (*pid < 0) {
+		close(rep[0]);
+		snprintf(msg, msglen, "failed to execute: %s",
+			 wfs_strerror(errno, eb, sizeof(eb)));
+		return -1;
+	}
+	while ((n = read(rep[0], &got, sizeof(got))) < 0 && errno == EINTR)
+		;
+	close(rep[0]);
+	if (n == (ssize_t)sizeof(got) && !got)
+		return 0;
+	rc = n == (ssize_t)sizeof(got) ? got : EIO;
+	spawn_message(rc, msg, msglen);
+	while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	*pid = 0;
 	return -1;
 }
 
@@ -251,7 +393,7 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 		goto fail_errno;
 	if (o->env_add && !(env = make_env(o->env_add)))
 		goto fail_errno;
-	if (spawn_command(&p->pid, o, env, in, pout[1], perr[1], err, errlen))
+	if (start_supervised(&p->pid, o, env, in, pout[1], perr[1], err, errlen))
 		goto fail;
 	if (env != environ)
 		free(env);
@@ -346,10 +488,98 @@ int exec_done(const struct exec_proc *p)
 	return p->exited && p->fd[EXEC_OUT] < 0 && p->fd[EXEC_ERR] < 0;
 }
 
+/* Parent of pid from /proc/PID/stat; -1 when gone or a zombie. */
+static pid_t live_parent(const char *pid)
+{
+	char path[64], b[512], *e;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	b[n > 0 ? n : 0] = 0;
+	e = strrchr(b, ')');
+	if (!e || e[1] != ' ' || e[2] == 'Z' || e[2] == 'X')
+		return -1;
+	return (pid_t)strtol(e + 4, NULL, 10);
+}
+
+/* Signal every live descendant of root (not root itself), found in
+ * /proc. Returns how many. A child is listed after its parent only when
+ * its pid is larger, so the walk repeats until it finds nothing new. */
+static int signal_descendants(pid_t root, int sig)
+{
+	pid_t *tree = NULL, *pp = NULL, *np;
+	size_t n = 0, cap = 0, i, k;
+	int found = 0, grew = 1;
+	struct dirent *e;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir))) {
+		pid_t parent;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		parent = live_parent(e->d_name);
+		if (parent <= 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			np = realloc(tree, 2 * cap * sizeof(*tree));
+			if (!np)
+				break;
+			tree = np;
+		}
+		tree[2 * n] = (pid_t)atoi(e->d_name);
+		tree[2 * n + 1] = parent;
+		n++;
+	}
+	closedir(dir);
+	pp = calloc(n + 1, sizeof(*pp)); /* the set: pp[0..found) */
+	if (!pp) {
+		free(tree);
+		return 0;
+	}
+	while (grew) {
+		grew = 0;
+		for (i = 0; i < n; i++) {
+			pid_t me = tree[2 * i], parent = tree[2 * i + 1];
+			int in = parent == root, mine = 0;
+			for (k = 0; k < (size_t)found && !in; k++)
+				in = pp[k] == parent;
+			for (k = 0; k < (size_t)found && !mine; k++)
+				mine = pp[k] == me;
+			if (in && !mine && me != root) {
+				pp[found++] = me;
+				kill(me, sig);
+				grew = 1;
+			}
+		}
+	}
+	free(pp);
+	free(tree);
+	return found;
+}
+
+/* The group, and the supervisor's descendants that left it. For KILL
+ * the descendants go first, round after round while a fork storm makes
+ * new ones, and the supervisor last: while it lives, orphans come to it
+ * rather than escaping to init. */
 static void signal_group(struct exec_proc *p, int sig)
 {
+	int round;
+
 	if (p->pid <= 0)
 		return;
+	if (!p->exited)
+		for (round = 0; round < 50; round++)
+			if (!signal_descendants(p->pid, sig) || sig != SIGKILL)
+				break;
 	kill(-p->pid, sig);
 	if (!p->exited)
 		kill(p->pid, sig);

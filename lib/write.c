@@ -7,7 +7,9 @@
  * the lock that the inode is still the one at the path (a rename by the
  * previous holder replaces it), so concurrent edits are never lost.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,20 +126,175 @@ static int lock_current(struct wfs_ctx *c, const char *op, int dirfd,
 	return wfs_fail(c, "%s %s: file keeps being replaced", op, path);
 }
 
+/* Temps are named ".wickfs-tmp-PID-NS-RANDOM": the writer's pid and pid
+ * namespace, so a later writer can tell the leftover of a dead one
+ * (kill -9 between link and rename, or an older build's named temp) from
+ * a live one's. NS is 0 where /proc is missing. */
+#define TMP_PREFIX ".wickfs-tmp-"
+
+static unsigned long long pid_ns(void)
+{
+	static unsigned long long ns = ~0ull;
+	char l[64], *p;
+	ssize_t n;
+
+	if (ns != ~0ull)
+		return ns;
+	n = readlink("/proc/self/ns/pid", l, sizeof(l) - 1);
+	l[n > 0 ? n : 0] = 0;
+	p = strchr(l, '[');
+	ns = p ? strtoull(p + 1, NULL, 10) : 0;
+	return ns;
+}
+
+static char *tmp_name(struct wfs_ctx *c, int tries)
+{
+	unsigned long long rnd;
+
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+		rnd = (unsigned long long)wfs_now_ms() * 2654435761u + (unsigned)tries;
+	return arena_printf(c->arena, TMP_PREFIX "%d-%llu-%016llx", (int)getpid(),
+			    pid_ns(), rnd);
+}
+
+/* Remove the temps of writers of our pid namespace that are gone. Only
+ * small directories are looked at, so a write into a huge one does not
+ * pay a listing. */
+static void clean_stale(int dirfd)
+{
+	unsigned long long ns;
+	struct dirent *e;
+	struct stat st;
+	DIR *dir;
+	int fd;
+
+	if (fstat(dirfd, &st) || st.st_size > 65536)
+		return;
+	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return;
+	}
+	while ((e = readdir(dir))) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, TMP_PREFIX, sizeof(TMP_PREFIX) - 1))
+			continue;
+		pid = strtol(e->d_name + sizeof(TMP_PREFIX) - 1, &end, 10);
+		if (pid <= 0 || *end != '-')
+			continue; /* an older build's name: whose, unknown */
+		ns = strtoull(end + 1, &end, 10);
+		if (*end != '-' || ns != pid_ns() ||
+		    !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		unlinkat(dirfd, e->d_name, 0);
+	}
+	closedir(dir);
+}
+
+static int tmp_write_all(int fd, const char *data, size_t len)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : EIO;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+/* Content, owner, mode and (WICKFS_FSYNC) durability of a new temp. */
+static int fill_tmp(int fd, const char *data, size_t len, const struct stat *old)
+{
+	int e = tmp_write_all(fd, data, len);
+
+	if (e)
+		return e;
+	if (old) {
+		if (geteuid() == 0 && fchown(fd, old->st_uid, old->st_gid))
+			return errno;
+		if (fchmod(fd, old->st_mode & 07777))
+			return errno;
+	}
+	if (getenv("WICKFS_FSYNC") && fsync(fd))
+		return errno;
+	return 0;
+}
+
+/* An unnamed file (O_TMPFILE), filled, then linked in under a temp name:
+ * a writer killed while writing leaves nothing behind. Returns 1 when the
+ * filesystem (or a missing /proc) does not allow it, for a named temp. */
+static int stage_unnamed(struct wfs_ctx *c, int dirfd, const char *data,
+			 size_t len, const struct stat *old, char **tmp, int *err)
+{
+	char proc[64];
+	int fd, tries, rc = -1;
+
+#ifdef O_TMPFILE
+	fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+#else
+	fd = -1;
+	errno = EOPNOTSUPP;
+#endif
+	if (fd < 0)
+		return 1;
+	*err = fill_tmp(fd, data, len, old);
+	if (*err) {
+		close(fd);
+		return -1;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	for (tries = 0; tries < 100; tries++) {
+		*tmp = tmp_name(c, tries);
+		if (!*tmp) {
+			*err = ENOMEM;
+			break;
+		}
+		if (!linkat(fd, "", dirfd, *tmp, AT_EMPTY_PATH) ||
+		    (errno != EEXIST &&
+		     !linkat(AT_FDCWD, proc, dirfd, *tmp, AT_SYMLINK_FOLLOW))) {
+			rc = 0;
+			break;
+		}
+		if (errno != EEXIST) {
+			rc = 1; /* no CAP_DAC_READ_SEARCH and no /proc */
+			break;
+		}
+	}
+	if (rc < 0 && !*err)
+		*err = EEXIST;
+	if (close(fd) && !rc) {
+		*err = errno;
+		unlinkat(dirfd, *tmp, 0);
+		rc = -1;
+	}
+	return rc;
+}
+
 /* Write data to a new temp file in dirfd, mode (and owner) of old when
  * given; *tmp gets its name. The target is untouched until wfs_commit. */
 int wfs_stage(struct wfs_ctx *c, const char *op, int dirfd, const char *target,
 	      const char *data, size_t len, const struct stat *old, char **tmp)
 {
-	unsigned long long rnd;
-	size_t off = 0;
-	int fd = -1, tries, e;
+	int fd = -1, tries, e = 0;
 
 	*tmp = NULL;
+	clean_stale(dirfd);
+	tries = stage_unnamed(c, dirfd, data, len, old, tmp, &e);
+	if (!tries)
+		return 0;
+	if (tries < 0)
+		return fs_fail_errno(c, op, target, e);
 	for (tries = 0; tries < 100; tries++) {
-		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-			rnd = (unsigned long long)wfs_now_ms() * 2654435761u + (unsigned)tries;
-		*tmp = arena_printf(c->arena, ".wickfs-tmp-%016llx", rnd);
+		*tmp = tmp_name(c, tries);
 		if (!*tmp)
 			return wfs_fail(c, "%s %s: out of memory", op, target);
 		/* 0666 through the umask, as a new file should be. */
@@ -155,37 +312,11 @@ int wfs_stage(struct wfs_ctx *c, const char *op, int dirfd, const char *target,
 	}
 	if (fd < 0)
 		return fs_fail_errno(c, op, target, errno);
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			e = w < 0 ? errno : EIO;
-			goto fail;
-		}
-		off += (size_t)w;
-	}
-	if (old) {
-		if (geteuid() == 0 && fchown(fd, old->st_uid, old->st_gid)) {
-			e = errno;
-			goto fail;
-		}
-		if (fchmod(fd, old->st_mode & 07777)) {
-			e = errno;
-			goto fail;
-		}
-	}
-	if (getenv("WICKFS_FSYNC") && fsync(fd)) {
+	e = fill_tmp(fd, data, len, old);
+	if (close(fd) && !e)
 		e = errno;
-		goto fail;
-	}
-	e = close(fd) ? errno : 0;
-	fd = -1;
 	if (!e)
 		return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
 	unlinkat(dirfd, *tmp, 0);
 	return fs_fail_errno(c, op, target, e);
 }

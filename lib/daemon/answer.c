@@ -206,7 +206,8 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	ctx.readonly = j->d->o->readonly;
 	ctx.readonly_exec = j->d->o->readonly_exec;
 	ctx.deadline_ms = j->deadline_ms;
-	ctx.cancel = &j->d->stopping;
+	/* set when the client goes away or the daemon stops */
+	ctx.cancel = &j->abandon;
 	if (j->probe)
 		ctx.read_max = INLINE_MAX;
 	memset(&r, 0, sizeof(r));

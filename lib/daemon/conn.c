@@ -4,6 +4,12 @@
  * The next line is parsed only when the previous response is written, so
  * a connection never holds more than one line and one response; a line
  * over the limit is answered with an error and dropped as it arrives.
+ *
+ * Clients without the token must not exhaust the daemon: the request
+ * bytes held over all connections have a budget (--max-buffered), past
+ * which the largest holders are refused; a line left unfinished longer
+ * than --line-timeout is refused; and at --max-conns the oldest
+ * connection that never sent a valid request makes room for a new one.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -16,6 +22,15 @@
 #include <unistd.h>
 #include "daemon_int.h"
 #include "reply.h"
+
+/* Our buffered bytes, counted in the daemon's total. */
+static void conn_account(struct conn *c)
+{
+	size_t now = c->dead ? 0 : c->in.len - c->in_off;
+
+	c->d->in_bytes = c->d->in_bytes - c->held + now;
+	c->held = now;
+}
 
 static void conn_update(struct conn *c)
 {
@@ -48,6 +63,10 @@ void conn_close(struct conn *c)
 		if (c->next)
 			c->next->prev = c->prev;
 		d->nconns--;
+		conn_account(c);
+		/* Nobody will read the answer: in-process work stops. */
+		if (c->job)
+			c->job->abandon = 1;
 		if (d->o->verbose)
 			dlog("connection closed");
 	}
@@ -114,6 +133,9 @@ void job_complete(struct daemon *d, struct job *j)
 			c->job = NULL;
 		}
 		if (c->dead) {
+			if (d->o->verbose)
+				dlog("id=%s unanswered, its client is gone: %.100s",
+				     j->id, j->resp.p ? j->resp.p : "");
 			conn_close(c); /* now free to go */
 		} else {
 			conn_send(c, &j->resp);
@@ -162,6 +184,8 @@ static void run_job(struct daemon *d, struct job *j)
 static void dispatch(struct daemon *d, struct conn *c, struct job *j)
 {
 	j->conn = c;
+	if (j->authed)
+		c->authed = 1;
 	if (j->mode == JOB_DONE) {
 		log_refused(d, j);
 		j->conn = NULL;
@@ -183,6 +207,12 @@ void job_parsed(struct daemon *d, struct job *j)
 {
 	j->parsed = 0;
 	j->line = NULL;
+	free(j->owned_line);
+	j->owned_line = NULL;
+	d->in_bytes -= j->counted;
+	j->counted = 0;
+	if (j->authed && j->conn && !j->conn->dead)
+		j->conn->authed = 1;
 	if (j->mode == JOB_DONE)
 		log_refused(d, j);
 	else if (j->conn && j->conn->dead)
@@ -208,9 +238,54 @@ static void conn_error(struct conn *c, const char *msg)
 	buf_free(&b);
 }
 
-static void handle_line(struct conn *c, const char *line, size_t len)
+/* An error line, as much of it as the socket takes now, then close. */
+static void conn_refuse(struct conn *c, const char *msg)
+{
+	conn_error(c, msg);
+	if (!c->dead)
+		conn_close(c);
+}
+
+/* A big line goes to a worker to be parsed, and is not copied on the
+ * loop when it is most of the buffer: the job takes the buffer itself
+ * and the connection keeps a copy of what follows the line. Either way
+ * its bytes count against --max-buffered until it is parsed. */
+static struct job *defer_line(struct conn *c, size_t start, size_t len)
 {
 	struct daemon *d = c->d;
+	size_t rest = c->in.len - c->in_off;
+	struct job *j;
+	struct buf nb;
+
+	if (rest >= len) {
+		j = request_defer_parse(d, c->in.p + start, len);
+	} else {
+		buf_init(&nb);
+		if (rest)
+			buf_add(&nb, c->in.p + c->in_off, rest);
+		if (nb.oom)
+			return NULL;
+		j = request_take_line(d, c->in.p, start, len);
+		if (!j) {
+			buf_free(&nb);
+			return NULL;
+		}
+		c->in = nb;
+		c->in_off = c->scan_off = 0;
+		conn_account(c);
+	}
+	if (j) {
+		j->counted = len;
+		d->in_bytes += len;
+	}
+	return j;
+}
+
+/* The line at start (len bytes) in c->in, already consumed. */
+static void handle_line(struct conn *c, size_t start, size_t len)
+{
+	struct daemon *d = c->d;
+	const char *line = c->in.p + start;
 	struct job *j;
 	size_t i;
 
@@ -219,7 +294,7 @@ static void handle_line(struct conn *c, const char *line, size_t len)
 			break;
 	if (i == len)
 		return; /* blank lines are skipped */
-	j = len > PARSE_INLINE_MAX ? request_defer_parse(d, line, len)
+	j = len > PARSE_INLINE_MAX ? defer_line(c, start, len)
 				   : request_parse(d, line, len);
 	if (!j) {
 		conn_error(c, "out of memory");
@@ -240,6 +315,68 @@ static void oversize(struct conn *c)
 	conn_error(c, msg);
 }
 
+/* An unfinished line is waiting for its end: its deadline runs from
+ * its first bytes. */
+static void line_started(struct conn *c)
+{
+	struct daemon *d = c->d;
+
+	if (c->line_since)
+		return;
+	c->line_since = wfs_now_ms();
+	d->line_check_at = earliest(d->line_check_at,
+				    c->line_since + d->o->line_timeout * 1000LL);
+}
+
+void conns_expire(struct daemon *d, long long now)
+{
+	long long limit = d->o->line_timeout * 1000LL, next = 0;
+	struct conn *c, *nx;
+	char msg[160];
+
+	for (c = d->conns; c; c = nx) {
+		nx = c->next;
+		if (!c->line_since || c->job)
+			continue;
+		if (now - c->line_since < limit) {
+			next = earliest(next, c->line_since + limit);
+			continue;
+		}
+		dlog("request line unfinished after %d s: connection closed",
+		     d->o->line_timeout);
+		snprintf(msg, sizeof(msg), "request line unfinished after %d s "
+			 "(the daemon's --line-timeout): connection closed",
+			 d->o->line_timeout);
+		conn_refuse(c, msg);
+	}
+	d->line_check_at = next;
+}
+
+/* Past --max-buffered, the connections holding the most are refused,
+ * largest first, until the total is back under it. */
+static void enforce_budget(struct daemon *d)
+{
+	char msg[300];
+
+	while (d->in_bytes > d->o->max_buffered) {
+		struct conn *c, *big = NULL;
+
+		for (c = d->conns; c; c = c->next)
+			if (!big || c->held > big->held)
+				big = c;
+		if (!big || !big->held)
+			return;
+		dlog("request bytes buffered over %zu (--max-buffered): refused "
+		     "the connection holding the most (%zu bytes)",
+		     d->o->max_buffered, big->held);
+		snprintf(msg, sizeof(msg), "request refused: the daemon holds more "
+			 "request bytes than its limit (--max-buffered %zu), and "
+			 "this connection held the most (%zu bytes)",
+			 d->o->max_buffered, big->held);
+		conn_refuse(big, msg);
+	}
+}
+
 void conn_process(struct conn *c)
 {
 	struct daemon *d = c->d;
@@ -256,6 +393,8 @@ void conn_process(struct conn *c)
 			c->in_off = nl ? (size_t)(nl - c->in.p) + 1 : c->in.len;
 			c->scan_off = c->in_off;
 			c->skipping = !nl;
+			if (nl)
+				c->line_since = 0;
 			continue;
 		}
 		if (!nl) {
@@ -263,26 +402,32 @@ void conn_process(struct conn *c)
 			if (avail > d->o->max_line) {
 				c->in_off = c->scan_off = c->in.len;
 				c->skipping = 1;
+				line_started(c); /* its end has a deadline too */
 				oversize(c);
 				continue;
 			}
-			if (!c->eof)
+			if (!c->eof) {
+				line_started(c);
 				break;
+			}
 			/* The last line may lack its newline. */
 			c->in_off = c->scan_off = c->in.len;
-			handle_line(c, base, avail);
+			c->line_since = 0;
+			handle_line(c, (size_t)(base - c->in.p), avail);
 			continue;
 		}
 		len = (size_t)(nl - base);
 		c->in_off += len + 1;
 		c->scan_off = c->in_off;
+		c->line_since = 0;
 		if (len > d->o->max_line)
 			oversize(c);
 		else
-			handle_line(c, base, len);
+			handle_line(c, (size_t)(base - c->in.p), len);
 	}
 	if (c->dead)
 		return;
+	conn_account(c);
 	if (c->in_off == c->in.len) {
 		if (c->in.cap > KEEP_BUF)
 			buf_free(&c->in);
@@ -318,6 +463,7 @@ static void skip_read(struct conn *c, size_t n)
 	memmove(fresh, nl + 1, keep);
 	c->in.len = (size_t)(fresh - c->in.p) + keep;
 	c->skipping = 0;
+	c->line_since = 0;
 }
 
 static void conn_read(struct conn *c)
@@ -357,6 +503,9 @@ static void conn_read(struct conn *c)
 		if ((size_t)n < want)
 			break; /* drained: spare the recv that would say EAGAIN */
 	}
+	conn_account(c);
+	if (c->d->in_bytes > c->d->o->max_buffered)
+		enforce_budget(c->d);
 	conn_process(c);
 }
 
@@ -376,6 +525,29 @@ void conn_event(struct conn *c, unsigned ev)
 		conn_read(c);
 	if (!c->dead && (ev & (EPOLLHUP | EPOLLERR)))
 		conn_close(c);
+}
+
+/* At --max-conns: the oldest connection that never sent a request
+ * past the token check, has nothing in flight and is past a grace
+ * period, is closed for the new one. Returns 0 when none qualifies. */
+static int make_room(struct daemon *d)
+{
+	long long now = wfs_now_ms();
+	struct conn *c, *old = NULL;
+
+	for (c = d->conns; c; c = c->next)
+		if (!c->authed && !c->job && c->out_off == c->out.len &&
+		    now - c->opened_ms >= IDLE_GRACE_MS &&
+		    (!old || c->opened_ms < old->opened_ms))
+			old = c;
+	if (!old)
+		return 0;
+	dlog("connection closed for a new one: %d connections open "
+	     "(--max-conns), and it sent no valid request in %lld ms",
+	     d->nconns, now - old->opened_ms);
+	conn_refuse(old, "connection closed: the daemon is at its --max-conns "
+		    "limit and this connection sent no valid request");
+	return 1;
 }
 
 void conn_accept(struct daemon *d, struct listener *l)
@@ -398,7 +570,7 @@ void conn_accept(struct daemon *d, struct listener *l)
 			}
 			return;
 		}
-		if (d->nconns >= d->o->max_conns) {
+		if (d->nconns >= d->o->max_conns && !make_room(d)) {
 			dlog("connection refused: %d connections open (--max-conns)",
 			     d->nconns);
 			close(fd);
@@ -413,6 +585,7 @@ void conn_accept(struct daemon *d, struct listener *l)
 			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		c->d = d;
 		c->fd = fd;
+		c->opened_ms = wfs_now_ms();
 		c->w = (struct watch){W_CONN, 0, c};
 		c->events = EPOLLIN;
 		buf_init(&c->in);

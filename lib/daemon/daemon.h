@@ -8,12 +8,16 @@
 #define DAEMON_DEFAULT_SOCKET "/tmp/wick-daemon.sock"
 #define DAEMON_DEFAULT_MAX_LINE (10u << 20)
 #define DAEMON_DEFAULT_TIMEOUT 120 /* seconds, as the reference */
+#define DAEMON_DEFAULT_MAX_BUFFERED (256u << 20)
+#define DAEMON_DEFAULT_LINE_TIMEOUT 10 /* seconds */
 
 struct daemon_opts {
 	const char *listen;  /* TCP "host:port"; NULL: off */
 	const char *socket;  /* Unix socket path; NULL: off */
 	const char *token;   /* required "token" field; NULL: none */
 	size_t max_line;     /* longest request line */
+	size_t max_buffered; /* request bytes held over all connections */
+	int line_timeout;    /* seconds an unfinished line may take */
 	size_t max_output;   /* per stream of a command */
 	int workers;         /* threads for in-process applets */
 	int max_conns;

@@ -59,6 +59,12 @@ struct job {
 	size_t line_len;
 	int parsed;               /* back from a worker's parse: dispatch it */
 	int refused;              /* bad or missing token */
+	int authed;               /* a request that passed the token check */
+	char *owned_line;         /* JOB_PARSE: the connection's buffer, taken */
+	size_t counted;           /* its bytes in d->in_bytes until parsed */
+	/* Set by the loop when the client is gone or the daemon stops: the
+	 * applet's cancel flag (ctx.cancel), and a queued job never starts. */
+	volatile int abandon;
 
 	struct buf resp;          /* the response line, '\n' included */
 };
@@ -71,6 +77,10 @@ struct job *request_parse(struct daemon *d, const char *line, size_t len);
  * request does not hold up the other connections. */
 #define PARSE_INLINE_MAX (256u << 10)
 struct job *request_defer_parse(struct daemon *d, const char *line, size_t len);
+/* The same, taking buf (malloc'd; the line is at start, and buf has a
+ * byte to spare after it): the job frees it. */
+struct job *request_take_line(struct daemon *d, char *buf, size_t start,
+			      size_t len);
 /* Parse j->line into j itself (any thread). */
 void request_parse_into(struct job *j, const char *line, size_t len);
 void job_free(struct job *j);
@@ -138,6 +148,8 @@ struct daemon {
 	int njob_cache;
 	long long poll_until;     /* ns, CLOCK_MONOTONIC; 0: sleep at once */
 	const char *root;         /* WICKFS_ROOT, resolved; NULL: none */
+	size_t in_bytes;          /* request bytes held: buffers, big lines */
+	long long line_check_at;  /* next unfinished-line deadline; 0: none */
 };
 
 /* Connections (conn.c). */
@@ -156,10 +168,21 @@ struct conn {
 	struct job *job;          /* the request in flight */
 	int skipping;             /* dropping an oversize line to its end */
 	int eof, dead;
+	int authed;               /* sent a request that passed the token */
+	size_t held;              /* our bytes in d->in_bytes */
+	long long opened_ms;
+	long long line_since;     /* the unfinished line began; 0: none */
 	struct conn *prev, *next;
 };
 
+/* Connections that sent nothing whole for this long may be closed to
+ * make room for a new one when --max-conns is reached. */
+#define IDLE_GRACE_MS 1000
+
 void conn_accept(struct daemon *d, struct listener *l);
+/* Answer and close the connections whose unfinished line is older than
+ * --line-timeout; sets d->line_check_at to the next such deadline. */
+void conns_expire(struct daemon *d, long long now);
 void conn_event(struct conn *c, unsigned ev);
 /* Answer buffered lines while nothing is in flight. */
 void conn_process(struct conn *c);

@@ -93,6 +93,10 @@ static void begin_shutdown(struct daemon *d, int sig)
 		job_fail_now(d, j, "daemon shutting down");
 	}
 	d->wait_tail = NULL;
+	/* in-process work stops at its next check (its cancel flag) */
+	for (c = d->conns; c; c = c->next)
+		if (c->job)
+			c->job->abandon = 1;
 	for (c = d->conns; c; c = next) {
 		next = c->next;
 		conn_process(c);
@@ -148,6 +152,7 @@ static int loop_timeout(struct daemon *d, long long now)
 	if (d->stopping)
 		t = earliest(t, d->stop_deadline);
 	t = earliest(t, d->reap_at);
+	t = earliest(t, d->line_check_at);
 	if (!t)
 		return -1;
 	return t <= now ? 0 : (int)(t - now > 60000 ? 60000 : t - now);
@@ -228,6 +233,8 @@ static void run_loop(struct daemon *d)
 				ep_ctl(d, EPOLL_CTL_ADD, d->lis[i].fd,
 				       &d->lis[i].w, EPOLLIN);
 		}
+		if (d->line_check_at && now >= d->line_check_at)
+			conns_expire(d, now);
 		if (d->reap_at && now >= d->reap_at) {
 			proc_reap_orphans(d);
 			d->reap_at = now + 1000;

@@ -49,7 +49,13 @@ static void *worker_main(void *arg)
 			p->tail = NULL;
 		pthread_mutex_unlock(&p->mu);
 
-		if (j->mode == JOB_PARSE) {
+		if (j->abandon) {
+			/* its client went away (or the daemon stops) while it
+			 * waited: no worker time for it */
+			resp_fail(j, 1, j->d->stopping ? "daemon shutting down"
+				  : "cancelled: the client went away");
+			j->parsed = j->mode == JOB_PARSE;
+		} else if (j->mode == JOB_PARSE) {
 			request_parse_into(j, j->line, j->line_len);
 			j->parsed = 1;
 		} else {

@@ -52,6 +52,8 @@ void job_free(struct job *j)
 
 	if (!j)
 		return;
+	free(j->owned_line);
+	j->owned_line = NULL;
 	d = j->d;
 	if (d && d->njob_cache < JOB_CACHE && !d->stopping) {
 		arena_reset(&j->arena);
@@ -267,6 +269,22 @@ struct job *request_defer_parse(struct daemon *d, const char *line, size_t len)
 	return j;
 }
 
+struct job *request_take_line(struct daemon *d, char *buf, size_t start,
+			      size_t len)
+{
+	struct job *j = job_new(d);
+
+	if (!j)
+		return NULL;
+	j->started_ms = wfs_now_ms();
+	buf[start + len] = 0;
+	j->owned_line = buf;
+	j->line = buf + start;
+	j->line_len = len;
+	j->mode = JOB_PARSE;
+	return j;
+}
+
 void request_parse_into(struct job *j, const char *line, size_t len)
 {
 	struct daemon *d = j->d;
@@ -294,6 +312,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 			  "field matching DAEMON_TOKEN");
 		return;
 	}
+	j->authed = 1;
 	m = json_get(&v, "timeout");
 	if (m && m->type != JSON_NULL && m->type != JSON_NUM) {
 		resp_invalid(j, "field \"timeout\" must be a number of seconds");

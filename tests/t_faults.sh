@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# faults: hostile and vanishing clients, runaway commands, killed writers.
+# Each fault is followed by a real request that must get a real reply.
+# Waits are bounded waits for an answer, never measured durations.
+. "$(dirname "$0")/lib.sh"
+tests_dir=$(cd "$(dirname "$0")" && pwd)
+SF="$tests_dir/helpers/sockfault.py"
+
+d=$TEST_TMP/faults
+mkdir -p "$d"
+cd "$d" || exit 1
+
+PIDS=()
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+}
+trap 'cleanup; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+
+if ! command -v python3 >/dev/null; then
+	skip faults "python3 is missing (scripts/deps.sh installs it)"
+	exit 0
+fi
+
+# The pids whose command line contains $1 (dots in it match only dots,
+# so this grep never finds itself).
+procs_matching() {
+	grep -lsa -- "${1//./[.]}" /proc/[0-9]*/cmdline | sed 's|^/proc/||; s|/cmdline$||'
+}
+
+# Bounded (10 s): until no process's command line contains $1.
+wait_procs_gone() {
+	local i
+	for i in $(seq 100); do
+		[ -z "$(procs_matching "$1")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# start_daemon NAME ARGS...: a daemon on $d/NAME.sock; sets DPID, DLOG, S.
+start_daemon() {
+	local name=$1 i
+	shift
+	DLOG=$d/$name.log
+	S=$d/$name.sock
+	"$WICKFS" daemon --listen off --socket "$S" "$@" 2>"$DLOG" &
+	DPID=$!
+	PIDS+=("$DPID")
+	for i in $(seq 200); do
+		grep -q "ready:" "$DLOG" 2>/dev/null && return 0
+		kill -0 "$DPID" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+stop_daemon() {
+	kill -TERM "$DPID" 2>/dev/null
+	with_timeout 20 tail --pid="$DPID" -f /dev/null
+	wait "$DPID" 2>/dev/null
+}
+# A real request on a fresh connection: the reply, bounded at 60 s.
+real() { with_timeout 60 "$WICKFS" client --connect "unix:$S" --raw "$@"; }
+PING='{"id":"p","cmd":"echo ok"}'
+PONG='{"id":"p","stdout":"ok\n","stderr":"","exit_code":0}'
+hwm_kb() { awk '/^VmHWM/ {print $2}' /proc/"$1"/status; }
+# check_rss NAME KB_LIMIT: the daemon's peak RSS; the sanitizer build's
+# shadow memory and quarantine make it meaningless there.
+check_rss() {
+	local kb
+	if [ "${WICKFS_SANITIZED:-0}" = 1 ]; then
+		skip "$1" "peak RSS under the sanitizers is shadow memory and quarantine"
+		return
+	fi
+	kb=$(hwm_kb "$DPID")
+	check_true "$1" "peak RSS ${kb} kB, limit $2 kB" test "$kb" -lt "$2"
+}
+sf() { with_timeout 120 python3 "$SF" "$@"; }
+
+printf 'hello\n' >"$d/f.txt"
+
+# ---- unfinished lines: answered with an error and closed ----
+DAEMON_LINE_TIMEOUT=1 start_daemon lt || fail faults.start "$(cat "$DLOG")"
+out=$(sf partial "$S" '{"id":"x' 60)
+check_match faults.line_timeout '*"error":"request line unfinished after 1 s*' "$out"
+check faults.line_timeout_then_served "$PONG" "$(real "$PING")"
+stop_daemon
+
+# ---- idle and unfinished connections never hold every slot ----
+DAEMON_LINE_TIMEOUT=3600 start_daemon slots --max-conns 20
+sf hold "$S" 20 '{"id":"x' "$d/held" >/dev/null &
+hp=$!
+PIDS+=("$hp")
+for _ in $(seq 600); do [ -e "$d/held" ] && break; sleep 0.05; done
+sleep 1.2 # past the grace a fresh connection has (IDLE_GRACE_MS)
+check faults.slots_held_by_partial_lines "$PONG" "$(real "$PING")"
+check_match faults.slots_logged "*connection closed for a new one*" "$(cat "$DLOG")"
+kill "$hp" 2>/dev/null
+wait "$hp" 2>/dev/null
+stop_daemon
+
+# ---- a budget on buffered request bytes ----
+# 24 connections each hold 3 MiB of an unfinished line: 72 MiB without a
+# budget; with --max-buffered 9 MiB the largest holders are refused.
+DAEMON_MAX_BUFFERED=9000000 DAEMON_LINE_TIMEOUT=3600 start_daemon budget --max-line 4000000
+{ printf '{"id":"x","cmd":"'; head -c 3000000 /dev/zero | tr '\0' a; } >"$d/big"
+sf hold "$S" 24 "@$d/big" "$d/bheld" >/dev/null &
+hp=$!
+PIDS+=("$hp")
+for _ in $(seq 1200); do [ -e "$d/bheld" ] && break; sleep 0.05; done
+check faults.budget_then_served "$PONG" "$(real "$PING")"
+check_rss faults.budget_rss 40000 # 72 MiB offered
+check_match faults.budget_refused "*--max-buffered?: refused the connection holding the most*" "$(cat "$DLOG")"
+kill "$hp" 2>/dev/null
+wait "$hp" 2>/dev/null
+stop_daemon
+
+# ---- 100 MB without a newline: an error, bounded memory, others served ----
+DAEMON_LINE_TIMEOUT=3600 start_daemon flood
+sf flood "$S" 100000000 60 >"$d/flood.out" &
+fp=$!
+check faults.flood_others_served "$PONG" "$(real "$PING")"
+wait "$fp"
+check_match faults.flood_answered '*"error":"request line exceeds the limit of 10485760 bytes"*' "$(cat "$d/flood.out")"
+check_rss faults.flood_rss 64000
+check faults.flood_then_served "$PONG" "$(real "$PING")"
+stop_daemon
+
+# ---- clients that vanish mid-request ----
+start_daemon vanish -v
+sf sendclose "$S" 50 '{"id":"half","cmd":"echo' >/dev/null
+gone="0.2$$7"
+sf sendclose "$S" 5 "{\"id\":\"gone\",\"cmd\":\"sleep $gone; echo x\"}" >/dev/null
+sf sendclose "$S" 20 "{\"id\":\"r\",\"op\":\"read\",\"args\":[\"$d/f.txt\"]}" >/dev/null
+check faults.vanish_then_served "$PONG" "$(real "$PING")"
+wait_procs_gone "$gone"
+check faults.vanish_served_after_commands "$PONG" "$(real "$PING")"
+stop_daemon
+
+# ---- in-process work stops when its client goes away ----
+# One worker, eight greps over a tree, their clients gone at once: the
+# greps still queued never start and the one running stops; a grep of
+# one file is then answered.
+mkdir -p "$d/tree"
+for i in $(seq 300); do seq 2000 >"$d/tree/$i.txt"; done
+start_daemon cancel --workers 1 -v
+sf sendclose "$S" 8 "{\"id\":\"g\",\"op\":\"grep\",\"args\":[\"zzz\",\"$d/tree\"],\"timeout\":15}" >/dev/null
+out=$(with_timeout 60 "$WICKFS" client --connect "unix:$S" grep hello "$d/f.txt")
+check_match faults.cancel_other_grep_answered '{"ok":true,*hello*' "$out"
+for _ in $(seq 200); do
+	[ "$(grep -c 'id=g unanswered' "$DLOG")" -ge 8 ] && break
+	sleep 0.05
+done
+n=$(grep 'id=g unanswered' "$DLOG" | grep -c 'cancel')
+check_true faults.cancel_abandoned_greps "$n of 8 greps cancelled: $(grep 'id=g unanswered' "$DLOG" | head -3)" test "$n" -ge 7
+stop_daemon
+
+# ---- 5,000 connections at once ----
+if [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt 5200 ]; then
+	skip faults.5000_connections "the hard RLIMIT_NOFILE is $(ulimit -Hn), under 5,200"
+else
+	start_daemon many
+	out=$(sf many "$S" 5000 "{\"id\":\"m\",\"op\":\"read\",\"args\":[\"$d/f.txt\"]}" 100)
+	check faults.5000_connections "answered 5000 of 5000, ok 5000" "$out"
+	check faults.5000_then_served "$PONG" "$(real "$PING")"
+	stop_daemon
+fi
+
+# ---- runaway commands ----
+start_daemon cmds
+# A timeout kills what left the process group, too (setsid).
+m1="100.$$1"
+out=$(real "{\"id\":\"s\",\"cmd\":\"setsid sleep $m1 & wait\",\"timeout\":1}")
+check_match faults.setsid_timed_out '*"exit_code":124*' "$out"
+check_true faults.setsid_descendant_killed "left running: $(procs_matching "$m1")" wait_procs_gone "$m1"
+# ... and a command that exits leaves its background processes alone.
+m2="100.$$2"
+out=$(real "{\"id\":\"b\",\"cmd\":\"sleep $m2 >/dev/null 2>&1 &\"}")
+check faults.background_exit '{"id":"b","stdout":"","stderr":"","exit_code":0}' "$out"
+check_true faults.background_kept "not running" test -n "$(procs_matching "$m2")"
+for p in $(procs_matching "$m2"); do kill "$p"; done
+# A fork storm (255 processes, each in a new session) ended by the timeout.
+m3="100.$$3"
+storm='f(){ if [ $1 -gt 0 ]; then setsid sleep '"$m3"' & f $(($1-1)) & f $(($1-1)); fi; wait; }; f 7'
+[ "$(id -u)" = 0 ] || storm="ulimit -u 400; $storm" # root: NPROC binds not
+out=$(real "{\"id\":\"fs\",\"cmd\":$(jstr "$storm"),\"timeout\":2}")
+check_match faults.fork_storm_timed_out '*"exit_code":124*' "$out"
+check_true faults.fork_storm_all_killed "left: $(procs_matching "$m3" | wc -l)" wait_procs_gone "$m3"
+check faults.fork_storm_then_served "$PONG" "$(real "$PING")"
+# SIGTERM ignored: KILL follows.
+m4="100.$$4"
+out=$(real "{\"id\":\"t\",\"cmd\":\"trap '' TERM; sleep $m4; sleep $m4\",\"timeout\":1}")
+check_match faults.ignores_term_timed_out '*"exit_code":124*' "$out"
+check_true faults.ignores_term_killed "left running" wait_procs_gone "$m4"
+# 1 GB of output: kept to --max-output, flagged, memory bounded, others
+# served meanwhile.
+real '{"id":"big","cmd":"head -c 1000000000 /dev/zero","timeout":300}' >"$d/gb.out" &
+gp=$!
+check faults.gb_others_served "$PONG" "$(real "$PING")"
+wait "$gp"
+check_match faults.gb_truncated '{"id":"big",*"exit_code":0*truncated*' "$(head -c 200 "$d/gb.out"; tail -c 200 "$d/gb.out")"
+check_rss faults.gb_rss 200000
+stop_daemon
+
+# ---- killed writers leave no temporaries ----
+mkdir -p "$d/w"
+head -c 100000 /dev/zero | tr '\0' a >"$d/100k"
+# RLIMIT_FSIZE kills the writer (SIGXFSZ) in the middle of its write.
+(ulimit -f 8; "$WICKFS" write "$d/w/big" <"$d/100k" >/dev/null 2>&1)
+check faults.killed_writer_no_temp "" "$(ls -A "$d/w")"
+ns=$(readlink /proc/self/ns/pid | tr -dc 0-9)
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+: >"$d/w/.wickfs-tmp-$dead-$ns-0123456789abcdef"
+: >"$d/w/.wickfs-tmp-$$-$ns-0123456789abcdef"
+printf 'x' | "$WICKFS" write "$d/w/f" >/dev/null
+check faults.stale_temp_removed ".wickfs-tmp-$$-$ns-0123456789abcdef f" "$(ls -A "$d/w" | tr '\n' ' ' | sed 's/ $//')"
