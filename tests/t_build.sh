@@ -11,7 +11,7 @@ desc=$(file -b "$WICKFS" 2>&1)
 check_match build.static "*statically linked*" "$desc"
 check_match build.stripped "*, stripped*" "$desc"
 size=$(stat -c %s "$WICKFS")
-# Issue 12 budget: deflate (zlib) and the archive engine included.
+# The ceiling for all applets on x86_64, deflate and snapshots included.
 check_true build.size_under_400KB "build/wickfs is $size bytes" test "$size" -lt 409600
 
 config_before=$(cksum <"$top/.config" 2>/dev/null)
