@@ -508,8 +508,8 @@ static int hash_file(struct snap *s, struct snap_ent *e, int dirfd, const char *
 	close(fd);
 	if (n < 0)
 		return wfs_fail(s->c, "%s %s: %s", s->op, e->path, strerror(errno));
+	e->size = sha.len; /* before sha_end, which counts its padding in */
 	sha_end(&sha, e->hash);
-	e->size = sha.len;
 	return 0;
 }
 

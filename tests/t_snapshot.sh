@@ -45,6 +45,7 @@ before=$(tree_state "$w")
 wf snapshot --tag first "$w"
 check_match snapshot.ok '{"ok":true,"data":{"id":"*","tag":"first",*"files":48,"dirs":4,"symlinks":3,*' "$OUT"
 id1=$(field id)
+check snapshot.bytes "$(find "$w" -path "$w/.wickfs" -prune -o -type f -printf '%s\n' | awk '{n += $1} END {print n}')" "$(field bytes)"
 check_true snapshot.store_default "no store" test -d "$w/.wickfs/snapshots/objects"
 wf snapshots "$w"
 check_match snapshots.list '{"ok":true,"data":{"snapshots":?{"id":"'"$id1"'","tag":"first",*' "$OUT"
