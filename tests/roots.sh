@@ -123,6 +123,12 @@ applet_sweep() {
 	rr_match "$p.unpack" "" "$ok{\"files\":1,\"dirs\":0,\"symlinks\":0,\"bytes\":23,*}" unpack --input "$w/t.tgz" "$w/out"
 	rr "$p.unpack.result" "" "$ok\"gamma\\nneedle\\ntail\\nmore\\n\"}" read "$w/out/c.txt"
 	rr "$p.rm_r" "" "$ok{\"path\":\"$w/out\",\"removed\":2}}" rm -r "$w/out"
+	rr_match "$p.snapshot" "" "$ok{\"id\":\"*\",\"tag\":\"s1\",*\"files\":4,\"dirs\":1,\"symlinks\":0,*" snapshot --tag s1 "$w"
+	rr_match "$p.snapshots" "" "$ok{\"snapshots\":?{\"id\":\"*\",\"tag\":\"s1\",*}?}}" snapshots "$w"
+	rr "$p.upload" "aGkK" "$ok{\"path\":\"$w/up.txt\",\"offset\":0,\"bytes\":3,\"size\":3,\"done\":true}}" upload --last "$w/up.txt"
+	rr "$p.download" "" "$ok{\"path\":\"$w/up.txt\",\"offset\":0,\"bytes\":3,\"size\":3,\"eof\":true,\"data\":\"aGkK\"}}" download "$w/up.txt"
+	rr_match "$p.restore" "" "$ok{\"id\":\"*\",\"added\":?\"up.txt\"?,\"removed\":??,\"modified\":??}}" restore s1 "$w"
+	rr "$p.restore.result" "" "$ok{\"path\":\"$w/up.txt\",\"exists\":false}}" exists "$w/up.txt"
 	rr "$p.init" "" "$ok{\"path\":\"$w/nope\",\"exists\":false}}" init -- wickfs exists "$w/nope"
 }
 
