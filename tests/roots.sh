@@ -34,7 +34,9 @@ roots_ns_stop() {
 roots_ns_start() {
 	unshare -m --propagation private "$@" sleep 3600 </dev/null >/dev/null 2>&1 &
 	NS_PID=$!
-	NS=(nsenter -t "$NS_PID" -m)
+	# -r: entering a mount namespace resets the root to its "/"; keep the
+	# holder's, which is not "/" when the suite itself runs chrooted.
+	NS=(nsenter -t "$NS_PID" -m -r)
 	[ "$*" = -n ] && NS+=(-n)
 	trap roots_ns_stop EXIT
 	local _

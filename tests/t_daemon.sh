@@ -433,8 +433,18 @@ with_timeout 30 "$WICKFS" client --connect "unix:$d/t.sock" --raw \
 	"{\"id\":\"run\",\"cmd\":\"$marker\",\"token\":\"s3cret\"}" >"$d/term.out" &
 cpid=$!
 # Bounded generously: a loaded machine may take seconds to start it.
+# The sleep itself: the client's (and its timeout's) argv hold the marker
+# too, and a signal before the request arrives would race the client.
+sleep_started() {
+	local f a IFS=' '
+	for f in /proc/[0-9]*/cmdline; do
+		mapfile -d '' a 2>/dev/null <"$f" || continue
+		[ "${a[*]}" = "$marker" ] && return 0
+	done
+	return 1
+}
 for i in $(seq 1200); do
-	[ -n "$(procs_matching "$marker")" ] && break
+	sleep_started && break
 	sleep 0.05
 done
 kill -TERM "$TPID"
