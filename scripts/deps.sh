@@ -17,6 +17,7 @@
 #   unicode-data                       tests/unit/regex_diff_test.c (the UCD files)
 #   python3 time                       tests/t_grep_long.sh (JSON fields, peak
 #                                      RSS), t_pack.sh (hostile archives)
+#   pigz                               tests/t_pack.sh (pigz -i multi-member output)
 #   debootstrap                        tests/t_inject_debian.sh, t_inject_rofs.sh
 #                                      (scripts/debian-root.sh, once, cached)
 #
@@ -28,7 +29,7 @@ build="$top/build"
 zdir="$build/zlib"
 pkgs="make gcc libc6-dev musl-tools kconfig-frontends-nox bzip2 xz-utils file
 	clang libclang-rt-dev zlib1g-dev busybox-static strace util-linux
-	unicode-data python3 time debootstrap"
+	unicode-data python3 time debootstrap pigz"
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 . "$top/scripts/apt.sh"
