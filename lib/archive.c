@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "archive.h"
+#include "util.h"
 #include "globmatch.h"
 #include "gzpar.h"
 #include "json.h"
@@ -25,22 +26,6 @@
 
 #define IO_BUF (128 * 1024)
 #define MAX_DEPTH 256
-
-static int write_all_fd(int fd, const void *p, size_t n)
-{
-	const char *b = p;
-
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 static void note_skipped(struct wfs_ctx *c, struct wfs_archive_result *res,
 			 const char *path)
@@ -74,7 +59,7 @@ static int pack_sink(void *arg, const void *p, size_t n)
 
 static int gz_sink(void *arg, const void *p, size_t n)
 {
-	return write_all_fd(*(int *)arg, p, n);
+	return write_all(*(int *)arg, p, n);
 }
 
 /* A tar or gzip failure as the operation's error. */
@@ -578,7 +563,7 @@ static int unpack_file(struct unpacker *u, const struct tar_entry *e,
 	if (fd < 0)
 		return wfs_fail(u->c, "unpack %s: creating a temporary file: %s", e->name, strerror(errno));
 	while ((n = tar_read(u->tr, u->buf, IO_BUF)) > 0) {
-		if (write_all_fd(fd, u->buf, (size_t)n)) {
+		if (write_all(fd, u->buf, (size_t)n)) {
 			wfs_fail(u->c, "unpack %s: %s", e->name, strerror(errno));
 			goto fail;
 		}

@@ -31,6 +31,7 @@
 #include "archive.h"
 #include "fsops.h"
 #include "fsutil.h"
+#include "util.h"
 #include "gzpar.h"
 #include "json.h"
 #include "snapshot.h"
@@ -362,19 +363,7 @@ struct snap {
 
 static int fd_sink(void *arg, const void *p, size_t n)
 {
-	int fd = *(int *)arg;
-	const char *b = p;
-
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	return write_all(*(int *)arg, p, n);
 }
 
 static ssize_t fd_source(void *arg, void *p, size_t n)
