@@ -863,23 +863,36 @@ static void diff_lists(struct wfs_ctx *c, const struct snap_manifest *t,
 	}
 }
 
+/* Open the store, find snapshot ref (*t), scan the tree (*cur) and list
+ * what differs: the start of both --diff and restore. The store is open
+ * (snap_close it) whatever the result. */
+static int diff_open(struct wfs_ctx *c, struct snap *s, const char *op, int create,
+		     const struct wfs_snap_opts *o, const char *ref,
+		     struct snap_manifest *t, struct snap_manifest *cur,
+		     struct wfs_snap_diff *d)
+{
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	rc = snap_open(c, s, op, o, create);
+	if (!rc)
+		rc = find_snap(s, ref, t);
+	if (!rc)
+		rc = scan_tree(s, cur, 0);
+	if (!rc) {
+		d->id = t->info.id;
+		diff_lists(c, t, cur, d);
+	}
+	return rc;
+}
+
 int wfs_snap_diff(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 		  const char *ref, struct wfs_snap_diff *d)
 {
 	struct snap s;
 	struct snap_manifest t, cur;
-	int rc;
+	int rc = diff_open(c, &s, "snapshot", 0, o, ref, &t, &cur, d);
 
-	memset(d, 0, sizeof(*d));
-	rc = snap_open(c, &s, "snapshot", o, 0);
-	if (!rc)
-		rc = find_snap(&s, ref, &t);
-	if (!rc)
-		rc = scan_tree(&s, &cur, 0);
-	if (!rc) {
-		d->id = t.info.id;
-		diff_lists(c, &t, &cur, d);
-	}
 	snap_close(&s);
 	return rc;
 }
@@ -1112,15 +1125,8 @@ int wfs_restore(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 	size_t i;
 	int sfd = -1, jfd, rc;
 
-	memset(d, 0, sizeof(*d));
-	rc = snap_open(c, &s, "restore", o, 1);
-	if (!rc)
-		rc = find_snap(&s, ref, &t);
-	if (!rc)
-		rc = scan_tree(&s, &cur, 0);
+	rc = diff_open(c, &s, "restore", 1, o, ref, &t, &cur, d);
 	if (!rc) {
-		d->id = t.info.id;
-		diff_lists(c, &t, &cur, d);
 		drop_stage(&s);
 		rc = (sfd = open_stage(&s, 1)) < 0;
 	}
