@@ -6,9 +6,22 @@
 #   deb_install PACKAGE...        install them (with sudo when not root)
 #   srcpkg_orig APTDIR PACKAGE    print its downloaded .orig.tar.*, if any
 #   srcpkg_fetch APTDIR PACKAGE   download it once and print that path
+#   zlib_ready ZDIR               is a libz.a built with $ZLIB_CFLAGS there?
 #
 # APTDIR holds the source list, apt's lists and the downloads; each caller
 # has its own, so two never contend for one list lock.
+
+# zlib for the static binary. Function sections let the link drop the
+# parts of zlib nothing calls (gz*, compress, infback...). DYNAMIC_CRC_TABLE
+# computes the CRC tables at first use into .bss instead of storing 9 KB of
+# them in the file; zlib builds them under a C11 atomic once, so threads
+# are safe. ZDIR/cflags records the flags: a change rebuilds.
+ZLIB_CFLAGS="-O2 -ffunction-sections -fdata-sections -DDYNAMIC_CRC_TABLE"
+
+zlib_ready() {
+	[ -f "$1/lib/libz.a" ] && [ -f "$1/include/zlib.h" ] &&
+		[ "$(cat "$1/cflags" 2>/dev/null)" = "$ZLIB_CFLAGS" ]
+}
 
 deb_installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'

@@ -35,8 +35,7 @@ say() { printf 'cross %s: %s\n' "$arch" "$*" >&2; }
 
 ready() {
 	[ -x "$musl/bin/musl-gcc" ] && [ -f "$musl/lib/libc.a" ] &&
-		[ -f "$musl/lib/musl-gcc.specs" ] &&
-		[ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]
+		[ -f "$musl/lib/musl-gcc.specs" ] && zlib_ready "$zdir"
 }
 
 # shellcheck source=scripts/apt.sh
@@ -104,7 +103,7 @@ if ! { [ -x "$musl/bin/musl-gcc" ] && [ -f "$musl/lib/libc.a" ] &&
 fi
 
 # ---- zlib ----
-if ! { [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; }; then
+if ! zlib_ready "$zdir"; then
 	# scripts/deps.sh's download when there is one.
 	orig=$(srcpkg_orig "$build/apt" zlib) || orig=$(fetch zlib)
 	work="$build/zlib-$arch-src"
@@ -112,12 +111,13 @@ if ! { [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; }; then
 	tar -xf "$orig" -C "$work" --strip-components=1
 	say "building $(basename "$orig")"
 	(cd "$work" &&
-		CHOST="$triple" CC="$musl/bin/musl-gcc" CFLAGS="-O2 $musl_cflags" \
+		CHOST="$triple" CC="$musl/bin/musl-gcc" CFLAGS="$ZLIB_CFLAGS $musl_cflags" \
 			AR="$triple-ar" RANLIB="$triple-ranlib" \
 			./configure --static --prefix="$zdir" >configure.log 2>&1 &&
 		make -j"$jobs" libz.a >make.log 2>&1 &&
 		mkdir -p "$zdir/lib" "$zdir/include" &&
-		cp libz.a "$zdir/lib/" && cp zlib.h zconf.h "$zdir/include/") || {
+		cp libz.a "$zdir/lib/" && cp zlib.h zconf.h "$zdir/include/" &&
+		printf '%s\n' "$ZLIB_CFLAGS" >"$zdir/cflags") || {
 		say "zlib build failed (logs in build/zlib-$arch-src)"
 		exit 1
 	}

@@ -44,7 +44,7 @@ if [ -n "$missing" ]; then
 	deb_install $missing
 fi
 
-if [ -f "$zdir/lib/libz.a" ] && [ -f "$zdir/include/zlib.h" ]; then
+if zlib_ready "$zdir"; then
 	exit 0
 fi
 
@@ -56,9 +56,10 @@ work="$build/zlib-src"
 rm -rf "$work" && mkdir -p "$work"
 tar -xf "$orig" -C "$work" --strip-components=1
 say "building $(basename "$orig") with musl-gcc"
-(cd "$work" && CC=musl-gcc CFLAGS="-O2 -fPIC" ./configure --static --prefix="$zdir" >/dev/null &&
-	make -s -j2 libz.a >/dev/null && make -s install >/dev/null 2>&1 ||
-	{ mkdir -p "$zdir/lib" "$zdir/include" && cp libz.a "$zdir/lib/" &&
-		cp zlib.h zconf.h "$zdir/include/"; })
-[ -f "$zdir/lib/libz.a" ] || { say "zlib build failed"; exit 1; }
+rm -rf "$zdir"
+(cd "$work" && CC=musl-gcc CFLAGS="$ZLIB_CFLAGS" ./configure --static --prefix="$zdir" >/dev/null &&
+	make -s -j2 libz.a >/dev/null && mkdir -p "$zdir/lib" "$zdir/include" &&
+	cp libz.a "$zdir/lib/" && cp zlib.h zconf.h "$zdir/include/") ||
+	{ say "zlib build failed (in build/zlib-src)"; exit 1; }
+printf '%s\n' "$ZLIB_CFLAGS" >"$zdir/cflags"
 say "zlib ready in build/zlib"
