@@ -30,7 +30,7 @@
 static const char *spool_tree(struct req *r, const char *dir)
 {
 	static const char *skip[] = {".wickfs"};
-	struct wfs_pack_opts o = {dir, skip, 1, 6, 0, 0, -1};
+	struct wfs_pack_opts o = {dir, skip, 1, 6, 0, 0, -1, 0, NULL};
 	struct wfs_archive_result res;
 	const char *wd = arena_printf(r->arena, "%s/.wickfs", dir);
 	char *spool = arena_printf(r->arena, "%s/download-%d-%lld.tar.gz", wd,

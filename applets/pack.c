@@ -1,13 +1,14 @@
 /* pack.c - a directory tree as a gzip-compressed tar
  *
- * APPLET(pack, "output|o: exclude* level#<0>9=6 threads#<0=0 whole-seconds", 1, 1, APPLET_CLI_ONLY)
+ * APPLET(pack, "output|o: exclude* gitignore level#<0>9=6 threads#<0=0 whole-seconds progress", 1, 1, APPLET_CLI_ONLY)
  *
  * config APPLET_PACK
  *	bool "pack: a tree as a gzip tar, compressed on every core"
  *	default y
  *	help
- *	  usage: wickfs pack [--output FILE] [--exclude GLOB]... [--level N]
- *	                     [--threads N] [--whole-seconds] DIR
+ *	  usage: wickfs pack [--output FILE] [--exclude GLOB]... [--gitignore]
+ *	                     [--level N] [--threads N] [--whole-seconds]
+ *	                     [--progress] DIR
  *
  *	  Write DIR's tree as a gzip-compressed tar (ustar, with pax headers
  *	  for long names, large sizes and sub-second mtimes), compressed in
@@ -24,11 +25,16 @@
  *	  -o, --output FILE  write the archive to FILE
  *	  --exclude GLOB     leave out entries matching GLOB (repeatable; a
  *	                     GLOB with "/" matches the path relative to DIR)
+ *	  --gitignore        leave out what the .gitignore files in the tree
+ *	                     name (as git reads them; .git itself stays unless
+ *	                     excluded)
  *	  --level N          gzip level 0-9 (default 6)
  *	  --threads N        compression workers (default: the cores, at most
  *	                     8; WICKFS_THREADS)
  *	  --whole-seconds    store mtimes in whole seconds: no pax header per
  *	                     entry, about 3% smaller for trees of small files
+ *	  --progress         files, bytes and rate on stderr while packing,
+ *	                     when stderr is a terminal (quiet otherwise)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +59,7 @@ int pack_main(struct req *r)
 {
 	struct wfs_pack_opts o = {0};
 	struct wfs_archive_result res;
+	struct wfs_progress prog;
 	const char *output = opt_str(r, OPT_output);
 	char *tmp = NULL;
 	int fd = 1, rc;
@@ -62,6 +69,8 @@ int pack_main(struct req *r)
 	o.threads = (int)opt_num(r, OPT_threads);
 	o.whole_seconds = opt_has(r, OPT_whole_seconds);
 	o.nexclude = opt_list(r, OPT_exclude, &o.exclude);
+	o.gitignore = opt_has(r, OPT_gitignore);
+	o.progress = req_progress(r, OPT_progress, &prog);
 	if (o.level < 0 || o.level > 9 || o.threads < 0)
 		return reply_elsewhere(r, !output, reply_error(r, "pack: --level takes 0-9, --threads a count"));
 	if (output) {

@@ -1,12 +1,13 @@
 /* unpack.c - a gzip tar into a directory, safely
  *
- * APPLET(unpack, "input|i: max-bytes#<0=0", 1, 1, APPLET_CLI_ONLY)
+ * APPLET(unpack, "input|i: max-bytes#<0=0 progress", 1, 1, APPLET_CLI_ONLY)
  *
  * config APPLET_UNPACK
  *	bool "unpack: a gzip tar into a directory, never outside it"
  *	default y
  *	help
- *	  usage: wickfs unpack [--input FILE] [--max-bytes N] DIR < ARCHIVE
+ *	  usage: wickfs unpack [--input FILE] [--max-bytes N] [--progress] DIR
+ *	                       < ARCHIVE
  *
  *	  Extract a gzip-compressed tar (ustar, pax or GNU; one or more gzip
  *	  members) into DIR, created when missing. Regular files, directories
@@ -25,6 +26,8 @@
  *	  --max-bytes N     refuse archives that decompress to more than N
  *	                    bytes, tar headers included (default 4 GiB, or
  *	                    WICKFS_UNPACK_MAX): the gzip-bomb bound
+ *	  --progress        files, bytes and rate on stderr while unpacking,
+ *	                    when stderr is a terminal (quiet otherwise)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +41,7 @@ int unpack_main(struct req *r)
 {
 	struct wfs_unpack_opts o = {0};
 	struct wfs_archive_result res;
+	struct wfs_progress prog;
 	const char *input = opt_str(r, OPT_input);
 	long long max = opt_num(r, OPT_max_bytes);
 	int rc;
@@ -47,6 +51,7 @@ int unpack_main(struct req *r)
 	o.dir = r->argv[0];
 	o.max_bytes = (unsigned long long)max;
 	o.in_fd = r->in_fd >= 0 ? r->in_fd : 0;
+	o.progress = req_progress(r, OPT_progress, &prog);
 	if (input) {
 		if (wfs_confine(r->ctx, "unpack", input))
 			return reply_ctx_error(r);

@@ -72,7 +72,7 @@ int upload_main(struct req *r)
 	if (opt_has(r, OPT_last) && !tree && rename(part, path))
 		return reply_error(r, "upload %s: %s", path, strerror(errno));
 	if (opt_has(r, OPT_last) && tree) {
-		struct wfs_unpack_opts u = {path, open(part, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), 0};
+		struct wfs_unpack_opts u = {path, open(part, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), 0, NULL};
 		rc = u.in_fd < 0 ? wfs_fail(r->ctx, "upload %s: %s", part, strerror(errno))
 				 : wfs_unpack(r->ctx, &u, &res);
 		if (u.in_fd >= 0)

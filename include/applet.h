@@ -129,6 +129,12 @@ static inline struct walk_opts opt_walk(const struct req *r, int hidden,
 	return w;
 }
 
+/* An applet's --progress (option opt): p set up to draw its line on
+ * stderr when stderr is a terminal (redrawn in place, the last one kept),
+ * else NULL: quiet in pipes, logs and files. */
+struct wfs_progress;
+struct wfs_progress *req_progress(struct req *r, int opt, struct wfs_progress *p);
+
 /* Streaming applets (grep) call this between items: in the CLI it writes
  * what is buffered to stdout once it is large, so memory stays bounded
  * however large the output; elsewhere it does nothing. */

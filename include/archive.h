@@ -14,6 +14,15 @@
 /* At most this many skipped paths are listed (the count is exact). */
 #define ARCHIVE_MAX_SKIPPED 1000
 
+/* --progress: a line like "pack: 1200 files, 35.2 MB, 41.0 MB/s" handed
+ * to fn about four times a second while the work goes on, and once more at
+ * the end (done = 1, also after an error). The caller prints it. */
+struct wfs_progress {
+	void (*fn)(void *arg, const char *line, int done);
+	void *arg;
+	unsigned long long start_ns, last_ns; /* set by the callee */
+};
+
 struct wfs_pack_opts {
 	const char *dir;
 	const char **exclude; /* globs, as grep's --exclude */
@@ -23,6 +32,8 @@ struct wfs_pack_opts {
 	int whole_seconds;    /* no pax mtime records (3% smaller for
 			       * small files, mtimes cut to seconds) */
 	int out_fd;           /* the gzip stream goes here */
+	int gitignore;        /* leave out what .gitignore files name */
+	struct wfs_progress *progress; /* NULL: none */
 };
 
 struct wfs_archive_result {
@@ -41,6 +52,7 @@ struct wfs_unpack_opts {
 	const char *dir;              /* created when missing (one level) */
 	int in_fd;
 	unsigned long long max_bytes; /* 0: ARCHIVE_DEFAULT_MAX */
+	struct wfs_progress *progress; /* NULL: none */
 };
 
 /* Every entry lands beneath dir or the whole call fails naming it: no

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "applet.h"
+#include "archive.h"
 #include "json.h"
 #include "reply.h"
 #include "util.h"
@@ -325,4 +326,23 @@ int reply_buf(struct req *r, struct buf *b, int rc)
 	}
 	buf_free(b);
 	return rc ? reply_ctx_error(r) : 0;
+}
+
+static void progress_to_tty(void *arg, const char *line, int done)
+{
+	char out[160];
+	int n = snprintf(out, sizeof(out), "\r%s\033[K%s", line, done ? "\n" : "");
+
+	(void)arg;
+	if (n > 0 && write(2, out, (size_t)n < sizeof(out) ? (size_t)n : sizeof(out) - 1) < 0)
+		return; /* a progress line is not worth an error */
+}
+
+struct wfs_progress *req_progress(struct req *r, int opt, struct wfs_progress *p)
+{
+	if (!opt_has(r, opt) || !isatty(2))
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	p->fn = progress_to_tty;
+	return p;
 }

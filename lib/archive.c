@@ -20,6 +20,7 @@
 #include "archive.h"
 #include "util.h"
 #include "globmatch.h"
+#include "ignore.h"
 #include "gzpar.h"
 #include "json.h"
 #include "tar.h"
@@ -38,6 +39,36 @@ static void note_skipped(struct wfs_ctx *c, struct wfs_archive_result *res,
 		res->skipped[res->nskipped++] = arena_strdup(c->arena, path);
 }
 
+/* ---- progress ---- */
+
+static void progress_start(struct wfs_progress *p)
+{
+	if (p)
+		p->start_ns = p->last_ns = (unsigned long long)wfs_now_ns();
+}
+
+/* Hand p->fn the line for these counts: at most four times a second, and
+ * always when done. Integer tenths: no floating point in the binary. */
+static void progress_tick(struct wfs_progress *p, const char *verb,
+			  unsigned long long files, unsigned long long bytes,
+			  int done)
+{
+	unsigned long long t, us, rate;
+	char line[128];
+
+	if (!p || !p->start_ns)
+		return;
+	t = (unsigned long long)wfs_now_ns();
+	if (!done && t - p->last_ns < 250000000ULL)
+		return;
+	p->last_ns = t;
+	us = (t - p->start_ns) / 1000;
+	rate = bytes * 10 / (us ? us : 1); /* bytes per microsecond = MB/s */
+	snprintf(line, sizeof(line), "%s: %llu files, %llu.%llu MB, %llu.%llu MB/s",
+		 verb, files, bytes / 1000000, bytes / 100000 % 10, rate / 10, rate % 10);
+	p->fn(p->arg, line, done);
+}
+
 /* ---- pack ---- */
 
 struct packer {
@@ -50,6 +81,8 @@ struct packer {
 	ino_t out_ino;
 	int out_is_file;
 	char *buf;
+	struct ignore_set *ign;    /* innermost .gitignore in effect */
+	unsigned long long done_bytes; /* file data read so far, for progress */
 };
 
 static int pack_sink(void *arg, const void *p, size_t n)
@@ -119,6 +152,8 @@ static int pack_file(struct packer *k, int dirfd, const char *name,
 		if (tar_write_data(&k->tw, k->buf, (size_t)n))
 			goto tar_fail;
 		left -= (size_t)n;
+		k->done_bytes += (size_t)n;
+		progress_tick(k->o->progress, "pack", k->res->files, k->done_bytes, 0);
 	}
 	if (tar_write_fill(&k->tw))
 		goto tar_fail;
@@ -223,7 +258,8 @@ static int pack_one(struct packer *k, int dirfd, const char *name,
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return errno == ENOENT ? 0 : wfs_fail(k->c, "pack %s: %s", rel, strerror(errno));
-	if (excluded(k, rel, name))
+	if (excluded(k, rel, name) ||
+	    (k->ign && ignored(k->ign, rel, name, S_ISDIR(st.st_mode))))
 		return 0;
 	if (k->out_is_file && st.st_dev == k->out_dev && st.st_ino == k->out_ino)
 		return 0; /* our own output, inside the tree */
@@ -254,11 +290,15 @@ static int pack_dir(struct packer *k, int dirfd, const char *prefix,
 {
 	size_t n, i, plen = strlen(prefix);
 	char **names = archive_list_dir(dirfd, &n);
+	struct ignore_set *outer = k->ign, *mine = NULL;
 	int r = 0;
 
 	if (!names)
 		return wfs_fail(k->c, "pack %s: %s", *prefix ? prefix : k->o->dir,
 				strerror(errno ? errno : ENOMEM));
+	if (k->o->gitignore &&
+	    (mine = ignore_load(dirfd, k->c->root != NULL, prefix, outer)))
+		k->ign = mine;
 	for (i = 0; i < n; i++) {
 		if (!r) {
 			size_t len = strlen(names[i]);
@@ -277,13 +317,15 @@ static int pack_dir(struct packer *k, int dirfd, const char *prefix,
 		free(names[i]);
 	}
 	free(names);
+	k->ign = outer;
+	ignore_free(mine);
 	return r;
 }
 
 int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
 	     struct wfs_archive_result *res)
 {
-	struct packer k = {c, o, res, NULL, {0}, 0, 0, 0, NULL};
+	struct packer k = {c, o, res, NULL, {0}, 0, 0, 0, NULL, NULL, 0};
 	struct stat st;
 	int fd, r = -1, out_fd = o->out_fd;
 
@@ -305,6 +347,7 @@ int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
 		goto out;
 	}
 	tar_writer_init(&k.tw, pack_sink, k.gz);
+	progress_start(o->progress);
 	if (pack_dir(&k, fd, "", 0))
 		goto out;
 	if (tar_write_end(&k.tw) || gzw_finish(k.gz)) {
@@ -314,6 +357,7 @@ int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
 	res->gz_bytes = gzw_out_bytes(k.gz);
 	r = 0;
 out:
+	progress_tick(o->progress, "pack", res->files, k.done_bytes, 1);
 	gzw_free(k.gz);
 	free(k.buf);
 	close(fd);
@@ -343,6 +387,7 @@ struct unpacker {
 	unsigned long long limit;
 	unsigned seq;
 	char *buf;
+	unsigned long long done_bytes; /* file data written, for progress */
 };
 
 static ssize_t unpack_source(void *arg, void *p, size_t n)
@@ -567,6 +612,8 @@ static int unpack_file(struct unpacker *u, const struct tar_entry *e,
 			wfs_fail(u->c, "unpack %s: %s", e->name, strerror(errno));
 			goto fail;
 		}
+		u->done_bytes += (size_t)n;
+		progress_tick(u->o->progress, "unpack", u->res->files, u->done_bytes, 0);
 	}
 	if (n < 0) {
 		wfs_fail(u->c, "unpack: %s", tar_error(u->tr));
@@ -732,6 +779,7 @@ int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 		wfs_fail(c, "unpack %s: out of memory", o->dir);
 		goto out;
 	}
+	progress_start(o->progress);
 	while ((s = tar_next(u->tr, &e)) == 1) {
 		if (wfs_expired(c) || unpack_entry(u, &e))
 			goto out;
@@ -743,6 +791,7 @@ int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 	r = drain_rest(u);
 	res->gz_bytes = gzr_in_bytes(u->gz);
 out:
+	progress_tick(o->progress, "unpack", res->files, u->done_bytes, 1);
 	leave_dirs(u, NULL);
 	if (u->parent_path) {
 		close(u->parent_fd);

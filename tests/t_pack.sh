@@ -284,3 +284,46 @@ check pack.root.inside 0 "$RC"
 wf --root "$d/root" unpack --input "$d/root/ok.tgz" "$d/unpacked-outside"
 check_match unpack.root.target_outside '*outside the workspace root*' "$OUT"
 check_true unpack.root.no_dir "target created" test ! -e "$d/unpacked-outside"
+
+# --gitignore: what git itself leaves out (git ls-files is the oracle when
+# git is here), negation, anchored and directory rules, nested files.
+g=$d/gi
+mkdir -p "$g/sub/deep" "$g/build" "$g/logs"
+printf '*.log\nbuild/\n!keep.log\n/top-only\n' >"$g/.gitignore"
+printf 'anchored.txt\n!*.log\n' >"$g/sub/.gitignore"
+for f in a.log keep.log top-only b.txt build/out logs/x.log logs/y.txt \
+	sub/top-only sub/anchored.txt sub/deep/anchored.txt sub/n.log sub/deep/m.log; do
+	printf '%s\n' "$f" >"$g/$f"
+done
+wf pack --gitignore --output "$d/gi.tgz" "$g"
+check pack.gitignore.rc 0 "$RC"
+got=$(tar -tzf "$d/gi.tgz" | grep -v '/$' | sort)
+check pack.gitignore.files "$(printf '%s\n' .gitignore b.txt keep.log logs/y.txt sub/.gitignore \
+	sub/deep/m.log sub/n.log sub/top-only | sort)" "$got"
+if command -v git >/dev/null 2>&1 && git -C "$g" init -q 2>/dev/null; then
+	check pack.gitignore.as_git "$(git -C "$g" ls-files --others --exclude-standard | sort)" "$got"
+	rm -rf "$g/.git"
+else
+	skip pack.gitignore.as_git "no git here"
+fi
+wf pack --output "$d/all.tgz" "$g"
+check pack.gitignore.off_by_default 14 "$(tar -tzf "$d/all.tgz" | grep -vc '/$')"
+
+# --progress: none off a terminal, a line on one (script(1) gives one).
+"$WICKFS" pack --progress --output "$d/q.tgz" "$src" >"$d/q.out" 2>"$d/q.err"
+check pack.progress.quiet_off_tty "" "$(cat "$d/q.err")"
+nfiles=$(sed -n 's/.*"files":\([0-9]*\),.*/\1/p' "$d/q.out")
+"$WICKFS" unpack --progress --input "$d/q.tgz" "$d/q-out" >/dev/null 2>"$d/q.err"
+check unpack.progress.quiet_off_tty "" "$(cat "$d/q.err")"
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
+	# stderr is the terminal; the typescript is what it showed. The last
+	# line drawn has the final counts and ends the line.
+	script -qec "'$WICKFS' pack --progress --output '$d/p.tgz' '$src' >/dev/null" "$d/p.log" >/dev/null
+	check_match pack.progress.tty "*"$'\r'"pack: $nfiles files, 2[0-9].[0-9] MB, *MB/s"$'\e[K\r\n'"*" "$(cat "$d/p.log")"
+	script -qec "'$WICKFS' unpack --progress --input '$d/p.tgz' '$d/p-out' >/dev/null" "$d/u.log" >/dev/null
+	check_match unpack.progress.tty "*"$'\r'"unpack: $nfiles files, 2[0-9].[0-9] MB, *MB/s"$'\e[K\r\n'"*" "$(cat "$d/u.log")"
+	check unpack.progress.round_trip "$want_t" "$(manifest "$d/p-out")"
+else
+	skip pack.progress.tty "no script(1) for a terminal"
+	skip unpack.progress.tty "no script(1) for a terminal"
+fi
