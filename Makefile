@@ -49,7 +49,8 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(GEN) \
 override LDFLAGS += -Wl,--gc-sections -Wl,-z,noseparate-code
 LIBS := -lpthread
 ifeq ($(STATIC),1)
-override CFLAGS += -I$(ZLIB)/include
+# lib/fmt.c's printf family instead of musl's: 10 KB less (no floats).
+override CFLAGS += -I$(ZLIB)/include -DWFS_OWN_PRINTF
 override LDFLAGS += -static -s
 LIBS += $(ZLIB)/lib/libz.a
 else

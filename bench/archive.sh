@@ -35,29 +35,42 @@ echo
 echo "| run | wall s | CPU s | peak RSS KB | output bytes |"
 echo "|---|---|---|---|---|"
 
-# row NAME OUTPUT CMD: runs CMD under sh, prints one row.
+# row NAME OUTPUT CMD: runs CMD under sh three times, prints one row with
+# the median wall time (and that run's CPU and RSS). The first run of a
+# set pays for whatever the previous one left in the caches; the median
+# does not.
 row() {
 	name=$1 out=$2
 	shift 2
 	sync
-	"$TIMEF" -f '%e %U %S %M' -o "$tmp/t" sh -c "$1" >/dev/null 2>&1 || { echo "| $name | failed | | | |"; return; }
-	set -- $(cat "$tmp/t")
+	for k in 1 2 3; do
+		"$TIMEF" -f '%e %U %S %M' -o "$tmp/t$k" sh -c "$1" >/dev/null 2>&1 ||
+			{ echo "| $name | failed | | | |"; return; }
+	done
+	set -- $(sort -n "$tmp/t1" "$tmp/t2" "$tmp/t3" | sed -n 2p)
 	size=-
 	[ -n "$out" ] && [ -e "$out" ] && size=$(stat -c %s "$out")
 	echo "| $name | $1 | $(echo "$2 + $3" | bc) | $4 | $size |"
 }
 
+# Every file read once before the first timed run.
+tar cf - -C "$tmp" tree | cat >/dev/null
+# GNU tar in name order, as pack writes: the same bytes to compress, so
+# the sizes compare the compressors (tar's default order is the
+# directory's, which compresses a tree like this one much worse).
+sorted="tar --sort=name --format=gnu"
 row "wickfs pack --level 6" "$tmp/w.tgz" "'$WICKFS' pack --level 6 --output '$tmp/w.tgz' '$src'"
 row "wickfs pack --whole-seconds" "$tmp/ws.tgz" "'$WICKFS' pack --whole-seconds --output '$tmp/ws.tgz' '$src'"
 if command -v pigz >/dev/null; then
-	row "tar cf - \\| pigz -6" "$tmp/p.tgz" "tar cf - -C '$tmp' tree | pigz -6 >'$tmp/p.tgz'"
+	row "tar --sort=name cf - \\| pigz -6" "$tmp/p.tgz" "$sorted -cf - -C '$tmp' tree | pigz -6 >'$tmp/p.tgz'"
 else
 	echo "| tar cf - \\| pigz -6 | pigz not installed | | | |"
 fi
-row "tar czf (gzip -6)" "$tmp/t.tgz" "tar czf '$tmp/t.tgz' -C '$tmp' tree"
+row "tar --sort=name czf (gzip -6)" "$tmp/t.tgz" "$sorted -czf '$tmp/t.tgz' -C '$tmp' tree"
+row "tar cf - \\| pigz -6 (directory order)" "$tmp/pd.tgz" "tar cf - -C '$tmp' tree | pigz -6 >'$tmp/pd.tgz'"
 mkdir -p "$tmp/u1" "$tmp/u2"
-row "wickfs unpack" "" "'$WICKFS' unpack --input '$tmp/t.tgz' '$tmp/u1'"
-row "tar xzf" "" "tar xzf '$tmp/t.tgz' -C '$tmp/u2'"
+row "wickfs unpack" "" "rm -rf '$tmp/u1' && mkdir '$tmp/u1' && '$WICKFS' unpack --input '$tmp/t.tgz' '$tmp/u1'"
+row "tar xzf" "" "rm -rf '$tmp/u2' && mkdir '$tmp/u2' && tar xzf '$tmp/t.tgz' -C '$tmp/u2'"
 diff -r "$tmp/u1" "$tmp/u2" >/dev/null && echo && echo "unpacked trees identical"
 
 # Snapshot dedupe: this source tree, then a few edits, then again.

@@ -39,6 +39,11 @@ struct gzw *gzw_open(int level, int threads, gz_sink_fn sink, void *arg);
 int gzw_write(struct gzw *g, const void *p, size_t n);
 /* Compress what is left, write the trailer, stop the workers. 0 or -1. */
 int gzw_finish(struct gzw *g);
+/* Start a new stream to another sink with the same buffers and zlib state,
+ * which cost more than compressing a small file (mmap and page faults for
+ * about 900 KB). Allowed after gzw_finish, or at any point for a writer of
+ * one thread. 0, or -1 when not allowed. */
+int gzw_reset(struct gzw *g, gz_sink_fn sink, void *arg);
 /* The first error's message ("" when none). */
 const char *gzw_error(const struct gzw *g);
 /* Output bytes so far. */

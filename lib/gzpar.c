@@ -349,6 +349,26 @@ int gzw_finish(struct gzw *g)
 	return sink_write(g, t, sizeof(t));
 }
 
+int gzw_reset(struct gzw *g, gz_sink_fn sink, void *arg)
+{
+	int i;
+
+	/* Workers may still hold blocks of an unfinished stream. */
+	if (g->nthreads && !g->finished)
+		return -1;
+	for (i = 0; i < g->nslot; i++)
+		g->slots[i].state = SLOT_FREE;
+	g->fill_seq = g->take_seq = g->write_seq = 0;
+	g->cur = NULL;
+	g->sink = sink;
+	g->arg = arg;
+	g->crc = crc32(0, NULL, 0);
+	g->in_bytes = g->out_bytes = 0;
+	g->failed = g->finished = g->header_done = 0;
+	g->err[0] = 0;
+	return 0;
+}
+
 const char *gzw_error(const struct gzw *g)
 {
 	return g->err;

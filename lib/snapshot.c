@@ -359,6 +359,7 @@ struct snap {
 	unsigned long long new_objects, new_bytes;
 	char *buf;
 	unsigned seq;
+	struct gzw *gz;     /* one writer for every object, reset each time */
 };
 
 static int fd_sink(void *arg, const void *p, size_t n)
@@ -389,7 +390,12 @@ static int store_gz(struct snap *s, const char *name, int fd, const char *mem,
 	out = openat(s->storefd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0)
 		return wfs_fail(s->c, "%s %s/%s: %s", s->op, s->store, tmp, strerror(errno));
-	g = gzw_open(6, 1, fd_sink, &out);
+	/* one thread: gzw_reset cannot refuse */
+	if (!s->gz)
+		s->gz = gzw_open(6, 1, fd_sink, &out);
+	else
+		gzw_reset(s->gz, fd_sink, &out);
+	g = s->gz;
 	if (!g)
 		rc = -1;
 	while (!rc && fd >= 0) {
@@ -411,7 +417,6 @@ static int store_gz(struct snap *s, const char *name, int fd, const char *mem,
 		rc = gzw_finish(g);
 	if (!rc)
 		s->new_bytes += gzw_out_bytes(g);
-	gzw_free(g);
 	if (close(out))
 		rc = -1;
 	if (!rc && renameat(s->storefd, tmp, s->storefd, name))
@@ -609,6 +614,7 @@ static void snap_close(struct snap *s)
 	if (s->storefd >= 0)
 		close(s->storefd);
 	free(s->buf);
+	gzw_free(s->gz);
 }
 
 static int mkdirs(char *p)

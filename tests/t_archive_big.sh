@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The sizes issue 12 names: a 100 MB file and 20,000 small files, with
+# names that need care, through pack -> unpack and snapshot -> restore,
+# compared file by file (type, mode, mtime, link target, content).
+. "$(dirname "$0")/lib.sh"
+
+d=$TEST_TMP/big
+mkdir -p "$d"
+cd "$d" || exit 1
+
+state() {
+	(
+		cd "$1" || exit 1
+		find . -mindepth 1 -path ./.wickfs -prune -o -printf '%P\t%y %m %T@ %l\0' | sort -z | tr '\n\0' '?\n'
+		find . -path ./.wickfs -prune -o -type f -print0 | sort -z | xargs -0 -r md5sum
+	)
+}
+
+src=$d/src
+mkdir -p "$src/many" "$src/odd names"
+# 100,000,000 bytes: half random (deflate cannot shrink it), half text.
+{ head -c 50000000 /dev/urandom; seq 1 100000000 | head -c 50000000; } >"$src/big.bin"
+# 20,000 small files, one line each, in 20 directories.
+for k in $(seq 0 19); do
+	mkdir -p "$src/many/d$k"
+	seq $((k * 1000 + 1)) $((k * 1000 + 1000)) | (cd "$src/many/d$k" && split -l 1 -a 4 - f)
+done
+printf 'x' >"$src/odd names/with space"
+printf 'y' >"$src/odd names/new"$'\n'"line"
+printf 'z' >"$src/odd names/ünï-名前"
+chmod 0700 "$src/odd names"
+chmod 0640 "$src/many/d3/faaaa"
+ln -s ../big.bin "$src/many/link"
+touch -d '2020-01-02 03:04:05.678901234' "$src/big.bin"
+check big.tree "20004 100000000" "$(find "$src" -type f -printf . | wc -c) $(stat -c %s "$src/big.bin")"
+bytes=$(find "$src" -type f -printf '%s\n' | awk '{n += $1} END {print n}')
+want=$(state "$src")
+
+wf pack --output "$d/a.tgz" "$src"
+check_match big.pack '{"ok":true,"data":{"files":20004,"dirs":22,"symlinks":1,"bytes":'"$bytes"',*' "$OUT"
+wf unpack --input "$d/a.tgz" "$d/out"
+check big.unpack.rc 0 "$RC"
+check big.pack_unpack.identical "$want" "$(state "$d/out")"
+rm -rf "$d/out" "$d/a.tgz"
+
+wf snapshot --tag base "$src"
+check_match big.snapshot '{"ok":true,"data":{"id":"*","tag":"base",*"files":20004,*' "$OUT"
+# Change it every way, then bring it back.
+printf 'tail' >>"$src/big.bin"
+rm -r "$src/many/d7"
+printf 'new' >"$src/many/d1/new"
+chmod 0755 "$src/odd names"
+wf restore base "$src"
+check big.restore.rc 0 "$RC"
+check big.snapshot_restore.identical "$want" "$(state "$src")"
