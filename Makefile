@@ -41,7 +41,7 @@ ZLIB := $(B)/zlib$(if $(ARCH),-$(ARCH))
 # comes after these and wins.
 OPT := -Os
 HOT_SRCS := lib/grep.c lib/bytes.c lib/regex/dfa.c lib/regex/regex.c lib/regex/pike.c \
-	    lib/utf8.c lib/json.c lib/base64.c
+	    lib/utf8.c lib/json.c lib/base64.c lib/sha256.c
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(GEN) \
 	  -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	  -D_GNU_SOURCE -MMD -MP

@@ -1,0 +1,18 @@
+/* sha256.h - SHA-256 (lib/sha256.c) */
+#ifndef WFS_SHA256_H
+#define WFS_SHA256_H
+
+#include <stddef.h>
+
+struct sha {
+	unsigned h[8];
+	unsigned char blk[64];
+	unsigned long long len;
+};
+
+void sha_init(struct sha *s);
+void sha_add(struct sha *s, const void *data, size_t n);
+/* The digest; s is spent. */
+void sha_end(struct sha *s, unsigned char out[32]);
+
+#endif
