@@ -17,6 +17,7 @@
 #   check_match NAME PATTERN ACTUAL  bash pattern match (`[[ == ]]`)
 #   check_true NAME DETAIL CMD...    CMD must succeed
 #   skip NAME REASON
+#   tree_state DIR             a tree, entry by entry, as text (to compare)
 #   needs_static NAME          false (after a skip line) when WICKFS is the
 #                              sanitizer build, which is dynamic: use it to
 #                              guard checks that copy the binary alone
@@ -213,4 +214,15 @@ jstr() {
 	s=${s//$'\n'/\\n}
 	s=${s//$'\t'/\\t}
 	printf '"%s"' "$s"
+}
+
+# tree_state DIR: one line per entry of the tree, DIR/.wickfs left out
+# (newlines in names shown as '?'): type, mode, mtime to the nanosecond,
+# link target; then every file's content hash. Equal output, equal trees.
+tree_state() {
+	(
+		cd "$1" || exit 1
+		find . -mindepth 1 -path ./.wickfs -prune -o -printf '%P\t%y %m %T@ %l\0' | sort -z | tr '\n\0' '?\n'
+		find . -path ./.wickfs -prune -o -type f -print0 | sort -z | xargs -0 -r md5sum
+	)
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sizes issue 12 names: a 100 MB file and 20,000 small files, with
+# Archives and snapshots at size: a 100 MB file and 20,000 small files, with
 # names that need care, through pack -> unpack and snapshot -> restore,
 # compared file by file (type, mode, mtime, link target, content).
 . "$(dirname "$0")/lib.sh"
@@ -7,14 +7,6 @@
 d=$TEST_TMP/big
 mkdir -p "$d"
 cd "$d" || exit 1
-
-state() {
-	(
-		cd "$1" || exit 1
-		find . -mindepth 1 -path ./.wickfs -prune -o -printf '%P\t%y %m %T@ %l\0' | sort -z | tr '\n\0' '?\n'
-		find . -path ./.wickfs -prune -o -type f -print0 | sort -z | xargs -0 -r md5sum
-	)
-}
 
 src=$d/src
 mkdir -p "$src/many" "$src/odd names"
@@ -34,13 +26,13 @@ ln -s ../big.bin "$src/many/link"
 touch -d '2020-01-02 03:04:05.678901234' "$src/big.bin"
 check big.tree "20004 100000000" "$(find "$src" -type f -printf . | wc -c) $(stat -c %s "$src/big.bin")"
 bytes=$(find "$src" -type f -printf '%s\n' | awk '{n += $1} END {print n}')
-want=$(state "$src")
+want=$(tree_state "$src")
 
 wf pack --output "$d/a.tgz" "$src"
 check_match big.pack '{"ok":true,"data":{"files":20004,"dirs":22,"symlinks":1,"bytes":'"$bytes"',*' "$OUT"
 wf unpack --input "$d/a.tgz" "$d/out"
 check big.unpack.rc 0 "$RC"
-check big.pack_unpack.identical "$want" "$(state "$d/out")"
+check big.pack_unpack.identical "$want" "$(tree_state "$d/out")"
 rm -rf "$d/out" "$d/a.tgz"
 
 wf snapshot --tag base "$src"
@@ -52,4 +44,4 @@ printf 'new' >"$src/many/d1/new"
 chmod 0755 "$src/odd names"
 wf restore base "$src"
 check big.restore.rc 0 "$RC"
-check big.snapshot_restore.identical "$want" "$(state "$src")"
+check big.snapshot_restore.identical "$want" "$(tree_state "$src")"

@@ -13,7 +13,7 @@ check_match build.stripped "*, stripped*" "$desc"
 size=$(stat -c %s "$WICKFS")
 # The ceiling for all applets on x86_64, deflate and snapshots included.
 check_true build.size_under_400KB "build/wickfs is $size bytes" test "$size" -lt 409600
-# Issue 12's step: everything, deflate and snapshots included, under 360 KB.
+# The archive step's ceiling: everything, deflate and snapshots included.
 check_true build.size_under_360KB "build/wickfs is $size bytes" test "$size" -lt 360000
 
 config_before=$(cksum <"$top/.config" 2>/dev/null)

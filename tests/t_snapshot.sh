@@ -8,17 +8,6 @@ d=$TEST_TMP/snap
 mkdir -p "$d"
 cd "$d" || exit 1
 
-# One line per entry of a tree ($1), .wickfs left out (newlines in names
-# shown as '?'): type, mode, mtime to the nanosecond, link target; then
-# every file's content hash.
-tree_state() {
-	(
-		cd "$1" || exit 1
-		find . -mindepth 1 -path ./.wickfs -prune -o -printf '%P\t%y %m %T@ %l\0' | sort -z | tr '\n\0' '?\n'
-		find . -path ./.wickfs -prune -o -type f -print0 | sort -z | xargs -0 -r md5sum
-	)
-}
-
 # A field of the last envelope, crudely: "key":value (numbers, strings).
 field() { printf '%s' "$OUT" | sed -n 's/.*"'"$1"'":\("[^"]*"\|[0-9]*\).*/\1/p' | tr -d '"'; }
 
