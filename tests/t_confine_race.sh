@@ -8,7 +8,12 @@
 # WICKFS_RACE_ROUNDS sets the runs per applet (default 25, 3 for the
 # sanitizer build, there for its memory checks of these paths: each run is
 # a process start on a machine the swap keeps busy); the build before descriptor-relative opens failed 17 of these
-# checks at 100 rounds. Set it higher for a longer hunt.
+# checks at 100 rounds; the build before pack, unpack, snapshot, restore,
+# upload, download and pack --output opened their directories beneath
+# the root failed race.pack, race.pack_stdout, race.restore (outside
+# names in its answer, outside files rewritten) and
+# race.outside_unchanged (a store, a journal and an upload written
+# outside) at 3 and 6 rounds. Set it higher for a longer hunt.
 . "$(dirname "$0")/lib.sh"
 tests_dir=$(cd "$(dirname "$0")" && pwd)
 rounds=${WICKFS_RACE_ROUNDS:-25}
