@@ -32,29 +32,41 @@ static const char *spool_tree(struct req *r, const char *dir)
 	static const char *skip[] = {".wickfs"};
 	struct wfs_pack_opts o = {dir, skip, 1, 6, 0, 0, -1, 0, NULL};
 	struct wfs_archive_result res;
-	const char *wd = arena_printf(r->arena, "%s/.wickfs", dir);
-	char *spool = arena_printf(r->arena, "%s/download-%d-%lld.tar.gz", wd,
-				   (int)getpid(), wfs_now_ns());
+	char *name = arena_printf(r->arena, "download-%d-%lld.tar.gz", (int)getpid(), wfs_now_ns());
+	char *spool = arena_printf(r->arena, "%s/.wickfs/%s", dir, name);
+	int dfd, wfd;
 
 	if (r->ctx->readonly) {
 		reply_error(r, "download %s: read-only mode (WICKFS_READONLY)", dir);
 		return NULL;
 	}
-	if (!spool || wfs_confine(r->ctx, "download", dir)) {
+	if (!spool || !name || wfs_confine(r->ctx, "download", dir)) {
 		reply_ctx_error(r);
 		return NULL;
 	}
-	mkdir(wd, 0755);
-	o.out_fd = open(spool, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	/* made through descriptors opened beneath the root */
+	dfd = fs_open_dir(r->ctx, "download", dir);
+	if (dfd < 0) {
+		reply_ctx_error(r);
+		return NULL;
+	}
+	mkdirat(dfd, ".wickfs", 0755);
+	wfd = openat(dfd, ".wickfs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(dfd);
+	o.out_fd = wfd < 0 ? -1 : openat(wfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (o.out_fd < 0) {
 		reply_error(r, "download %s: %s", spool, strerror(errno));
+		if (wfd >= 0)
+			close(wfd);
 		return NULL;
 	}
 	if (wfs_pack(r->ctx, &o, &res) | close(o.out_fd)) {
-		unlink(spool);
+		unlinkat(wfd, name, 0);
+		close(wfd);
 		reply_ctx_error(r);
 		return NULL;
 	}
+	close(wfd);
 	return spool;
 }
 
@@ -84,8 +96,16 @@ int download_main(struct req *r)
 	if (!data || got < 0)
 		return reply_error(r, "download %s: %s", path, data ? strerror(errno) : "out of memory");
 	eof = off + got >= st.st_size;
-	if (eof && (spool || opt_has(r, OPT_remove)) && unlink(path))
-		return reply_error(r, "download %s: %s", path, strerror(errno));
+	if (eof && (spool || opt_has(r, OPT_remove))) {
+		const char *base;
+		int dfd = fs_open_parent(r->ctx, "download", path, &base), e;
+		if (dfd < 0)
+			return reply_ctx_error(r);
+		e = unlinkat(dfd, base, 0) ? errno : 0;
+		close(dfd);
+		if (e)
+			return reply_error(r, "download %s: %s", path, strerror(e));
+	}
 	reply_ok_begin(r);
 	buf_puts(r->out, "{\"path\":");
 	json_cstr(r->out, path);

@@ -44,6 +44,7 @@
 #define FOR_pack
 #include "applet.h"
 #include "archive.h"
+#include "fsutil.h"
 
 /* Without --output, stdout carries the archive: envelopes go to stderr. */
 static int reply_elsewhere(struct req *r, int to_stderr, int rc)
@@ -60,9 +61,9 @@ int pack_main(struct req *r)
 	struct wfs_pack_opts o = {0};
 	struct wfs_archive_result res;
 	struct wfs_progress prog;
-	const char *output = opt_str(r, OPT_output);
+	const char *output = opt_str(r, OPT_output), *base = NULL;
 	char *tmp = NULL;
-	int fd = 1, rc;
+	int fd = 1, dfd = -1, rc;
 
 	o.dir = r->argv[0];
 	o.level = (int)opt_num(r, OPT_level);
@@ -78,10 +79,18 @@ int pack_main(struct req *r)
 			return reply_error(r, "pack %s: read-only mode (WICKFS_READONLY)", output);
 		if (wfs_confine(r->ctx, "pack", output))
 			return reply_ctx_error(r);
-		tmp = arena_printf(r->arena, "%s.wickfs-tmp-%d", output, (int)getpid());
-		fd = tmp ? open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
-		if (fd < 0)
-			return reply_error(r, "pack %s: %s", output, strerror(errno));
+		/* the temp and the rename go through the directory opened
+		 * (beneath the root when confined), never by name again */
+		dfd = fs_open_parent(r->ctx, "pack", output, &base);
+		if (dfd < 0)
+			return reply_ctx_error(r);
+		tmp = arena_printf(r->arena, "%s.wickfs-tmp-%d", base, (int)getpid());
+		fd = tmp ? openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644) : -1;
+		if (fd < 0) {
+			rc = errno;
+			close(dfd);
+			return reply_error(r, "pack %s: %s", output, strerror(rc));
+		}
 	} else if (isatty(1)) {
 		return reply_elsewhere(r, 1, reply_error(r, "pack: refusing to write an archive to a terminal (use --output FILE)"));
 	}
@@ -90,10 +99,11 @@ int pack_main(struct req *r)
 	if (output) {
 		if (close(fd) && !rc)
 			rc = wfs_fail(r->ctx, "pack %s: %s", output, strerror(errno));
-		if (!rc && rename(tmp, output))
+		if (!rc && renameat(dfd, tmp, dfd, base))
 			rc = wfs_fail(r->ctx, "pack %s: %s", output, strerror(errno));
 		if (rc)
-			unlink(tmp);
+			unlinkat(dfd, tmp, 0);
+		close(dfd);
 	}
 	if (rc)
 		return reply_elsewhere(r, !output, reply_ctx_error(r));

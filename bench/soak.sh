@@ -5,10 +5,12 @@
 # requests (at least 1,000), notes its descriptor count and RSS, runs
 # REQUESTS (default 1,000,000) mixed requests over CONNS connections
 # (default 32: writes, reads checked against what was written, edits,
-# greps and the command `true`, see bench/soak.py), and notes them again.
+# greps and the command `true`; bench/soak.c, built here with cc, one
+# poll() loop, one request in flight per connection), and notes them again.
 # Prints the errors and both figures; exits 1 on any error, or when the
 # descriptors grew. RSS is reported, not judged (allocator caches).
 #   WICKFS=BIN  the binary (default build/wickfs)
+#   BENCH_CC=CC the compiler for bench/soak.c (default cc, else gcc)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 WICKFS=${WICKFS:-$here/../build/wickfs}
@@ -17,6 +19,13 @@ conns=${2:-32}
 warm=$((n / 100 > 1000 ? n / 100 : 1000))
 tmp=$(mktemp -d)
 trap 'kill "$dpid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+dpid=
+cc=${BENCH_CC:-cc}
+command -v "$cc" >/dev/null 2>&1 || cc=gcc
+if ! "$cc" -O2 -o "$tmp/soak" "$here/soak.c" 2>"$tmp/cc.err"; then
+	echo "soak: cannot build bench/soak.c: $(cat "$tmp/cc.err")" >&2
+	exit 1
+fi
 
 "$WICKFS" daemon --listen off --socket "$tmp/s.sock" 2>"$tmp/d.log" &
 dpid=$!
@@ -27,11 +36,11 @@ done
 fds() { ls /proc/"$dpid"/fd | wc -l; }
 rss() { awk '/^VmRSS/ {print $2}' /proc/"$dpid"/status; }
 
-python3 "$here/soak.py" "$tmp/s.sock" "$tmp/w" "$warm" "$conns" >"$tmp/warm.out" || exit 1
+"$tmp/soak" "$tmp/s.sock" "$tmp/w" "$warm" "$conns" >"$tmp/warm.out" || exit 1
 sleep 0.5 # the warm-up connections' close is seen by the daemon
 fd0=$(fds)
 rss0=$(rss)
-out=$(python3 "$here/soak.py" "$tmp/s.sock" "$tmp/w" "$n" "$conns")
+out=$("$tmp/soak" "$tmp/s.sock" "$tmp/w" "$n" "$conns")
 sleep 0.5
 fd1=$(fds)
 rss1=$(rss)

@@ -46,6 +46,13 @@ int confine_open(const char *root, int rootfd, const char *path, int flags,
 		 char *why, size_t whylen);
 /* A directory opened for listing: beneath the root when confined. */
 int fs_open_dir(struct wfs_ctx *c, const char *op, const char *path);
+/* The same, made first (with its parents) when missing: beneath the
+ * root when confined, never through a symlink that leads out. */
+int fs_open_dir_made(struct wfs_ctx *c, const char *op, const char *path);
+/* The directory that holds path, opened as fs_open_dir does, and path's
+ * last name in it (*base, inside path): for *at calls on that name. */
+int fs_open_parent(struct wfs_ctx *c, const char *op, const char *path,
+		   const char **base);
 /* An entry of a directory listing, with its lstat. */
 struct fs_dirent {
 	char *name;

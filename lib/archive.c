@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "archive.h"
+#include "fsutil.h"
 #include "util.h"
 #include "globmatch.h"
 #include "ignore.h"
@@ -332,9 +333,12 @@ int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
 	memset(res, 0, sizeof(*res));
 	if (wfs_confine(c, "pack", o->dir))
 		return -1;
-	fd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* confined: opened beneath the root, as the check is no guard
+	 * against a directory swapped for a symlink since */
+	fd = c->root ? fs_open_dir(c, "pack", o->dir)
+		     : open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return wfs_fail(c, "pack %s: %s", o->dir, strerror(errno));
+		return c->root ? -1 : wfs_fail(c, "pack %s: %s", o->dir, strerror(errno));
 	if (!fstat(out_fd, &st) && S_ISREG(st.st_mode)) {
 		k.out_is_file = 1;
 		k.out_dev = st.st_dev;
@@ -757,7 +761,7 @@ int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 		return wfs_fail(c, "unpack %s: read-only mode (WICKFS_READONLY)", o->dir);
 	if (wfs_confine(c, "unpack", o->dir))
 		return -1;
-	if (mkdir(o->dir, 0755) && errno != EEXIST)
+	if (!c->root && mkdir(o->dir, 0755) && errno != EEXIST)
 		return wfs_fail(c, "unpack %s: %s", o->dir, strerror(errno));
 	u = calloc(1, sizeof(*u));
 	if (!u)
@@ -767,9 +771,12 @@ int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 	u->res = res;
 	u->parent_fd = -1;
 	u->limit = o->max_bytes ? o->max_bytes : env_limit();
-	u->rootfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* confined: made and opened beneath the root, as for pack */
+	u->rootfd = c->root ? fs_open_dir_made(c, "unpack", o->dir)
+			    : open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (u->rootfd < 0) {
-		wfs_fail(c, "unpack %s: %s", o->dir, strerror(errno));
+		if (!c->root)
+			wfs_fail(c, "unpack %s: %s", o->dir, strerror(errno));
 		goto out;
 	}
 	u->buf = malloc(IO_BUF);

@@ -194,6 +194,54 @@ int fs_open_dir(struct wfs_ctx *c, const char *op, const char *path)
 	return fd;
 }
 
+int fs_open_dir_made(struct wfs_ctx *c, const char *op, const char *path)
+{
+	char *canon, *p, *q;
+	int pfd, fd, e;
+
+	if (!c->root) {
+		p = arena_strdup(c->arena, path);
+		for (q = p ? p + 1 : NULL; q && *q; q++)
+			if (*q == '/') {
+				*q = 0;
+				mkdir(p, 0755);
+				*q = '/';
+			}
+		if (!p || (mkdir(p, 0755) && errno != EEXIST))
+			return p ? fs_fail_errno(c, op, path, errno)
+				 : wfs_fail(c, "%s %s: out of memory", op, path);
+		return fs_open_dir(c, op, path);
+	}
+	/* Made and opened component by component beneath the root, so a
+	 * directory swapped for a symlink meanwhile is refused, never
+	 * followed out. */
+	canon = wfs_confine_canon(c, op, path);
+	if (!canon)
+		return -1;
+	pfd = wfs_confined_dir(c, op, canon, 1);
+	if (pfd < 0)
+		return -1;
+	fd = fs_openat_raw(pfd, ".", O_RDONLY | O_DIRECTORY);
+	e = errno;
+	close(pfd);
+	return fd < 0 ? fs_fail_errno(c, op, path, e) : fd;
+}
+
+int fs_open_parent(struct wfs_ctx *c, const char *op, const char *path,
+		   const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dir = !slash ? "." : slash == path ? "/"
+			: arena_printf(c->arena, "%.*s", (int)(slash - path), path);
+
+	*base = slash ? slash + 1 : path;
+	if (!**base || !strcmp(*base, ".") || !strcmp(*base, ".."))
+		return wfs_fail(c, "%s %s: not a file name", op, path);
+	if (!dir)
+		return wfs_fail(c, "%s %s: out of memory", op, path);
+	return fs_open_dir(c, op, dir);
+}
+
 static int dirent_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct fs_dirent *)a)->name,

@@ -560,9 +560,12 @@ static int snap_open(struct wfs_ctx *c, struct snap *s, const char *op,
 		return wfs_fail(c, "%s %s: read-only mode (WICKFS_READONLY)", op, s->dir);
 	if (wfs_confine(c, op, s->dir))
 		return -1;
-	s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* confined, DIR and the store are opened beneath the root: the check
+	 * is no guard against a directory swapped for a symlink since */
+	s->dirfd = c->root ? fs_open_dir(c, op, s->dir)
+			   : open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->dirfd < 0)
-		return fs_fail_errno(c, op, s->dir, errno);
+		return c->root ? -1 : fs_fail_errno(c, op, s->dir, errno);
 	store = o->store ? arena_strdup(c->arena, o->store)
 			 : arena_printf(c->arena, "%s/" WFS_DIR "/snapshots", s->dir);
 	s->store = store;
@@ -571,11 +574,17 @@ static int snap_open(struct wfs_ctx *c, struct snap *s, const char *op,
 		return wfs_fail(c, "%s %s: out of memory", op, s->dir);
 	if (wfs_confine(c, op, store))
 		return -1;
-	if (create && mkdirs(store))
-		return fs_fail_errno(c, op, store, errno);
-	s->storefd = open(store, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (s->storefd < 0)
-		return fs_fail_errno(c, op, store, errno);
+	if (c->root) {
+		s->storefd = create ? fs_open_dir_made(c, op, store) : fs_open_dir(c, op, store);
+		if (s->storefd < 0)
+			return -1;
+	} else {
+		if (create && mkdirs(store))
+			return fs_fail_errno(c, op, store, errno);
+		s->storefd = open(store, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (s->storefd < 0)
+			return fs_fail_errno(c, op, store, errno);
+	}
 	mkdirat(s->storefd, "objects", 0755);
 	mkdirat(s->storefd, "snaps", 0755);
 	if (!fstat(s->storefd, &st)) {
