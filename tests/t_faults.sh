@@ -193,6 +193,13 @@ m4="100.$$4"
 out=$(real "{\"id\":\"t\",\"cmd\":\"trap '' TERM; sleep $m4; sleep $m4\",\"timeout\":1}")
 check_match faults.ignores_term_timed_out '*"exit_code":124*' "$out"
 check_true faults.ignores_term_killed "left running" wait_procs_gone "$m4"
+# A command that answers TERM by starting a new session and exiting: the
+# supervisor must outlive it until the KILL step, or the new session's
+# process goes to init, out of reach.
+m5="100.$$5"
+out=$(real "{\"id\":\"h\",\"cmd\":$(jstr "trap 'setsid sleep $m5 & exit 0' TERM; sleep $m5 & wait"),\"timeout\":1}")
+check_match faults.term_handler_timed_out '*"exit_code":124*' "$out"
+check_true faults.term_handler_session_killed "left running: $(procs_matching "$m5")" wait_procs_gone "$m5"
 # 1 GB of output: kept to --max-output, flagged, memory bounded, others
 # served meanwhile.
 real '{"id":"big","cmd":"head -c 1000000000 /dev/zero","timeout":300}' >"$d/gb.out" &
