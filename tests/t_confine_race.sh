@@ -108,7 +108,17 @@ suite() {
 	race "${p}edit" "$ed" d/sub/g.txt
 }
 suite "" "$t/W" "$t/WS" "$t/WE"
-if [ "$have_deny" = 1 ]; then
+# Under a qemu-user that does not know openat2 (tests/cross-run; QEMU_STRACE
+# says "Unknown syscall 437"), the suite above already ran the descriptor
+# walk that denying openat2 would force: a second suite would repeat it.
+no_o2=""
+if [ "${WICKFS_EMULATED:-0}" = 1 ] &&
+	QEMU_STRACE=1 "$t/W" read d/f.txt 2>&1 >/dev/null | grep -q 'Unknown syscall 437'; then
+	no_o2="this qemu-user does not implement openat2 (syscall 437), so the suite above already raced the walk without it"
+fi
+if [ -n "$no_o2" ]; then
+	skip race.no_openat2 "$no_o2"
+elif [ "$have_deny" = 1 ]; then
 	suite no_openat2. "$t/N" "$t/NS" "$t/NE"
 else
 	fail race.seccomp_helper "cannot build tests/helpers/seccomp_deny.c: $(head -c 300 "$t/cc2.err")"
