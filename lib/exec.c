@@ -14,6 +14,8 @@
  * of the supervisor found in /proc is signalled along with the group.
  * When the command exits by itself the supervisor exits with its status
  * at once, and background processes (servers an agent started) live on.
+ * A kill stops the supervisor first and KILLs it last, so it stays the
+ * root of the tree while the command and its processes die.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -589,6 +591,11 @@ void exec_kill(struct exec_proc *p, long long now)
 {
 	if (exec_done(p) || p->kill_ms || p->abandon_ms)
 		return;
+	/* Held stopped until the KILL step: a supervisor that exited with a
+	 * command dying of the TERM would hand the processes it adopted
+	 * (started after the scan, or in the grace) to init, out of reach. */
+	if (!p->exited && p->pid > 0)
+		kill(p->pid, SIGSTOP);
 	signal_group(p, SIGTERM);
 	p->kill_ms = now + EXEC_TERM_GRACE_MS;
 }

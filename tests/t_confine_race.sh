@@ -219,7 +219,17 @@ suite() {
 more_steps "" ""
 suite "" "$t/W" "$t/WS" "$t/WE"
 more_suite ""
-if [ "$have_deny" = 1 ]; then
+# Under a qemu-user that does not know openat2 (tests/cross-run; QEMU_STRACE
+# says "Unknown syscall 437"), the suite above already ran the descriptor
+# walk that denying openat2 would force: a second suite would repeat it.
+no_o2=""
+if [ "${WICKFS_EMULATED:-0}" = 1 ] &&
+	QEMU_STRACE=1 "$t/W" read d/f.txt 2>&1 >/dev/null | grep -q 'Unknown syscall 437'; then
+	no_o2="this qemu-user does not implement openat2 (syscall 437), so the suite above already raced the walk without it"
+fi
+if [ -n "$no_o2" ]; then
+	skip race.no_openat2 "$no_o2"
+elif [ "$have_deny" = 1 ]; then
 	more_steps no_openat2. "'$t/seccomp_deny' openat2"
 	suite no_openat2. "$t/N" "$t/NS" "$t/NE"
 	more_suite no_openat2.

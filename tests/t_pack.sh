@@ -29,6 +29,19 @@ no_temp() {
 	check "$1" "" "$left"
 }
 
+# check_tree NAME DIR: DIR holds the source to the nanosecond. Under a
+# qemu-user whose fstatat gives whole seconds (tests/cross-run sets
+# WICKFS_EMULATED_WHOLE_SECONDS to why), all but the times, and the
+# times' part skips.
+check_tree() {
+	if [ -n "${WICKFS_EMULATED_WHOLE_SECONDS:-}" ]; then
+		check "$1" "$want" "$(manifest_no_time "$2")"
+		skip "$1.mtime_ns" "$WICKFS_EMULATED_WHOLE_SECONDS"
+	else
+		check "$1" "$want_t" "$(manifest "$2")"
+	fi
+}
+
 # ---- the source tree ----
 src=$d/src
 mkdir -p "$src/sub/deeper" "$src/empty dir" "$src/private" "$src/many"
@@ -67,7 +80,7 @@ check pack.stdout.rc 0 "$rc"
 check_match pack.stdout.envelope_on_stderr '{"ok":true,"data":{"files":2010,"dirs":8,"symlinks":4,"bytes":20*,"compressed_bytes":*,"skipped":\["fifo"\],"skipped_total":1}}' "$(cat a.err)"
 wf_file a.tgz unpack out
 check_match unpack.envelope '{"ok":true,"data":{"files":2010,"dirs":8,"symlinks":4,"bytes":20*,"compressed_bytes":*,"skipped":\[\],"skipped_total":0}}' "${OUT%$'\n'}"
-check unpack.round_trip "$want_t" "$(manifest out)"
+check_tree unpack.round_trip out
 no_temp unpack.no_temp out
 
 # --output: the envelope on stdout, the archive in the file.
@@ -82,7 +95,11 @@ check_true pack.exclude.kept "many/f2 missing" grep -qx 'many/f2' <<<"$listing"
 # --whole-seconds: no pax mtime records; the rest survives.
 "$WICKFS" pack --whole-seconds --threads 1 "$src" >ws.tgz 2>/dev/null
 check pack.whole_seconds.no_mtime_records 0 "$(gzip -dc ws.tgz | grep -ac 'mtime=')"
-check_true pack.default_has_subsec "no mtime records" bash -c '[ "$(gzip -dc a.tgz | grep -ac mtime=)" -gt 2000 ]'
+if [ -n "${WICKFS_EMULATED_WHOLE_SECONDS:-}" ]; then
+	skip pack.default_has_subsec "$WICKFS_EMULATED_WHOLE_SECONDS"
+else
+	check_true pack.default_has_subsec "no mtime records" bash -c '[ "$(gzip -dc a.tgz | grep -ac mtime=)" -gt 2000 ]'
+fi
 wf_file ws.tgz unpack x-ws
 check pack.whole_seconds.round_trip "$want" "$(manifest_no_time x-ws)"
 check pack.whole_seconds.mtime "1614834367" "$(stat -c %Y x-ws/hello.txt)"
@@ -94,7 +111,7 @@ check_true gzip.test "gzip -t failed" gzip -t a.tgz
 check gnutar.list_count 2022 "$(tar -tzf a.tgz | wc -l)"
 mkdir gnu
 check_true gnutar.extract "tar -xzf failed" tar -xzf a.tgz -C gnu
-check gnutar.round_trip "$want_t" "$(manifest gnu)"
+check_tree gnutar.round_trip gnu
 check gzip.one_member "$(gzip -dc a.tgz | md5sum)" "$(gzip -dc a.tgz | md5sum)"
 
 # ---- we read what they write ----
@@ -139,7 +156,7 @@ fi
 # Unpacking over an existing tree replaces files and keeps going.
 wf_file a.tgz unpack out
 check unpack.again.rc 0 "$RC"
-check unpack.again "$want_t" "$(manifest out)"
+check_tree unpack.again out
 
 # ---- hostile archives ----
 # Everything hostile happens in $jail: $jail/h/t is the target and
