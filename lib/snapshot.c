@@ -545,6 +545,31 @@ static int mkdirs(char *p)
 
 static int do_recover(struct snap *s);
 
+/* The store directory, beneath the root when confined (made when create). */
+static int open_store(struct wfs_ctx *c, const char *op, char *store, int create)
+{
+	int fd;
+
+	if (wfs_confine(c, op, store))
+		return -1;
+	if (c->root)
+		return create ? fs_open_dir_made(c, op, store) : fs_open_dir(c, op, store);
+	if (create && mkdirs(store))
+		return fs_fail_errno(c, op, store, errno);
+	fd = open(store, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? fs_fail_errno(c, op, store, errno) : fd;
+}
+
+/* The store's path as an absolute one (the journal's record of it). */
+static char *store_abs(struct snap *s)
+{
+	char cwd[4096];
+
+	if (*s->store == '/' || !getcwd(cwd, sizeof(cwd)))
+		return arena_strdup(s->c->arena, s->store);
+	return arena_printf(s->c->arena, "%s/%s", cwd, s->store);
+}
+
 static int snap_open(struct wfs_ctx *c, struct snap *s, const char *op,
 		     const struct wfs_snap_opts *o, int create)
 {
@@ -572,19 +597,9 @@ static int snap_open(struct wfs_ctx *c, struct snap *s, const char *op,
 	s->buf = malloc(IO_BUF);
 	if (!store || !s->buf)
 		return wfs_fail(c, "%s %s: out of memory", op, s->dir);
-	if (wfs_confine(c, op, store))
+	s->storefd = open_store(c, op, store, create);
+	if (s->storefd < 0)
 		return -1;
-	if (c->root) {
-		s->storefd = create ? fs_open_dir_made(c, op, store) : fs_open_dir(c, op, store);
-		if (s->storefd < 0)
-			return -1;
-	} else {
-		if (create && mkdirs(store))
-			return fs_fail_errno(c, op, store, errno);
-		s->storefd = open(store, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (s->storefd < 0)
-			return fs_fail_errno(c, op, store, errno);
-	}
 	mkdirat(s->storefd, "objects", 0755);
 	mkdirat(s->storefd, "snaps", 0755);
 	if (!fstat(s->storefd, &st)) {
@@ -1014,13 +1029,51 @@ static void drop_stage(struct snap *s)
 	*s->c->err = 0;
 }
 
+/* The journal: the snapshot's id, its store's absolute path and its whole
+ * manifest, one after the other, newline-separated. So whatever store the
+ * next call names, phase 2 knows the tree it must reach and where its
+ * objects are. A journal of the id alone (older) is looked up in this
+ * store. *store is NULL then. */
+static int read_journal(struct snap *s, int jfd, char *id, char **store,
+			struct snap_manifest *t)
+{
+	struct buf b;
+	char err[96], *nl = NULL;
+	ssize_t n;
+	int rc;
+
+	*store = NULL;
+	buf_init(&b);
+	while ((n = read(jfd, s->buf, IO_BUF)) > 0 && b.len < MANIFEST_MAX)
+		buf_add(&b, s->buf, (size_t)n);
+	if (n >= 0 && !b.oom && b.len > 17)
+		nl = memchr(b.p + 17, '\n', b.len - 17);
+	if (n < 0 || b.oom || b.len < 16 || (b.len > 16 && (b.p[16] != '\n' || !nl))) {
+		buf_free(&b);
+		return wfs_fail(s->c, "%s %s/" STAGE "/journal: %s", s->op, s->dir,
+				n < 0 ? strerror(errno) : "malformed");
+	}
+	memcpy(id, b.p, 16);
+	id[16] = 0;
+	if (b.len == 16) {
+		rc = load_manifest(s, id, t);
+	} else if (snap_manifest_parse(s->c->arena, nl + 1, b.len - (size_t)(nl + 1 - b.p),
+				       t, err, sizeof(err))) {
+		rc = wfs_fail(s->c, "%s %s/" STAGE "/journal: %s", s->op, s->dir, err);
+	} else {
+		*store = arena_strndup(s->c->arena, b.p + 17, (size_t)(nl - b.p - 17));
+		rc = !(t->info.id = arena_strdup(s->c->arena, id)) || !*store;
+	}
+	buf_free(&b);
+	return rc;
+}
+
 /* Phase 2 from the journal, if one is there; else drop any staging. */
 static int do_recover(struct snap *s)
 {
 	struct snap_manifest t, cur;
-	char id[17] = "";
-	int fd = open_stage(s, 0), jfd, rc;
-	ssize_t n;
+	char id[17] = "", *store, *here;
+	int fd = open_stage(s, 0), jfd, rc, sfd = -1, keep = -1;
 
 	if (fd < 0)
 		return *s->c->err ? -1 : 0;
@@ -1030,15 +1083,26 @@ static int do_recover(struct snap *s)
 		drop_stage(s); /* interrupted before the commit: the old tree */
 		return 0;
 	}
-	n = read(jfd, id, 16);
+	rc = read_journal(s, jfd, id, &store, &t);
 	close(jfd);
-	id[n > 0 ? n : 0] = 0;
-	rc = strlen(id) == 16 ? load_manifest(s, id, &t)
-			      : wfs_fail(s->c, "%s %s/" STAGE "/journal: malformed", s->op, s->dir);
+	/* The objects come from the restore's own store when this call
+	 * names another one (and that one is still there). */
+	if (!rc && store && (here = store_abs(s)) && strcmp(here, store)) {
+		sfd = open_store(s->c, s->op, store, 0);
+		*s->c->err = 0;
+		if (sfd >= 0) {
+			keep = s->storefd;
+			s->storefd = sfd;
+		}
+	}
 	if (!rc)
 		rc = scan_tree(s, &cur, 0);
 	if (!rc)
 		rc = apply(s, &t, &cur, fd);
+	if (sfd >= 0) {
+		s->storefd = keep;
+		close(sfd);
+	}
 	close(fd);
 	if (!rc)
 		drop_stage(s);
@@ -1068,10 +1132,19 @@ int wfs_restore(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 	}
 	/* The commit point: the journal names the snapshot. */
 	if (!rc) {
-		jfd = openat(sfd, "journal.tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (jfd < 0 || fd_sink(&jfd, t.info.id, 16) || fsync(jfd) ||
+		struct buf jb;
+
+		buf_init(&jb);
+		char *where = store_abs(&s);
+
+		buf_add(&jb, t.info.id, 16);
+		buf_printf(&jb, "\n%s\n", where && !strchr(where, '\n') ? where : "");
+		manifest_text(&t, &jb);
+		jfd = jb.oom ? -1 : openat(sfd, "journal.tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (jfd < 0 || fd_sink(&jfd, jb.p, jb.len) || fsync(jfd) ||
 		    close(jfd) || renameat(sfd, "journal.tmp", sfd, "journal") || fsync(sfd))
-			rc = fs_fail_errno(c, "restore", STAGE "/journal", errno);
+			rc = fs_fail_errno(c, "restore", STAGE "/journal", errno ? errno : ENOMEM);
+		buf_free(&jb);
 	}
 	if (!rc)
 		rc = apply(&s, &t, &cur, sfd);
