@@ -514,7 +514,8 @@ static int scan_tree(struct snap *s, struct snap_manifest *m, int put)
 	s->put = put;
 	if (scan_dir(s, s->dirfd, "", 0))
 		return -1;
-	qsort(m->v, m->n, sizeof(*m->v), ent_cmp);
+	if (m->n) /* qsort must not be given NULL, even for nothing */
+		qsort(m->v, m->n, sizeof(*m->v), ent_cmp);
 	return 0;
 }
 
@@ -683,7 +684,8 @@ static int list_snaps(struct snap *s, struct wfs_snap_info **list, size_t *n)
 		free(names[k]);
 	}
 	free(names);
-	qsort(*list, *n, sizeof(**list), info_cmp);
+	if (*n)
+		qsort(*list, *n, sizeof(**list), info_cmp);
 	return 0;
 }
 
