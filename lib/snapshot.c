@@ -11,7 +11,8 @@
  * descriptor a daemon holds. Phase 1 extracts every entry that differs
  * into DIR/.wickfs/restore/N; interrupted there, the tree is untouched and
  * the staging is dropped by the next call. The commit point is the rename
- * of DIR/.wickfs/restore/journal (the snapshot id) into place. Phase 2
+ * of DIR/.wickfs/restore/journal (the snapshot id, its store, its manifest)
+ * into place. Phase 2
  * then makes the tree match the manifest by idempotent steps (removals,
  * renames of staged entries, chmods); interrupted there, the next
  * snapshot, snapshots or restore on DIR runs phase 2 again from the
