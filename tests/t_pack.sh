@@ -339,7 +339,7 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>
 	check_match pack.progress.tty "*"$'\r'"pack: $nfiles files, 2[0-9].[0-9] MB, *MB/s"$'\e[K\r\n'"*" "$(cat "$d/p.log")"
 	script -qec "'$WICKFS' unpack --progress --input '$d/p.tgz' '$d/p-out' >/dev/null" "$d/u.log" >/dev/null
 	check_match unpack.progress.tty "*"$'\r'"unpack: $nfiles files, 2[0-9].[0-9] MB, *MB/s"$'\e[K\r\n'"*" "$(cat "$d/u.log")"
-	check unpack.progress.round_trip "$want_t" "$(manifest "$d/p-out")"
+	check_tree unpack.progress.round_trip "$d/p-out"
 else
 	skip pack.progress.tty "no script(1) for a terminal"
 	skip unpack.progress.tty "no script(1) for a terminal"
