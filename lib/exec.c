@@ -510,10 +510,19 @@ static pid_t live_parent(const char *pid)
 	return (pid_t)strtol(e + 4, NULL, 10);
 }
 
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* Signal every live descendant of root (not root itself), found in
- * /proc. Returns how many. A child is listed after its parent only when
- * its pid is larger, so the walk repeats until it finds nothing new. */
-static int signal_descendants(pid_t root, int sig)
+ * /proc. Returns how many, and them in *set, sorted (the caller frees
+ * it; NULL when none or out of memory). A child is listed after its
+ * parent only when its pid is larger, so the walk repeats until it finds
+ * nothing new. */
+static int signal_descendants(pid_t root, int sig, pid_t **set)
 {
 	pid_t *tree = NULL, *pp = NULL, *np;
 	size_t n = 0, cap = 0, i, k;
@@ -521,6 +530,7 @@ static int signal_descendants(pid_t root, int sig)
 	struct dirent *e;
 	DIR *dir = opendir("/proc");
 
+	*set = NULL;
 	if (!dir)
 		return 0;
 	while ((e = readdir(dir))) {
@@ -563,25 +573,42 @@ static int signal_descendants(pid_t root, int sig)
 			}
 		}
 	}
-	free(pp);
 	free(tree);
+	qsort(pp, (size_t)found, sizeof(*pp), pid_cmp);
+	*set = pp;
 	return found;
 }
 
 /* The group, and the supervisor's descendants that left it. For KILL
  * the descendants go first, round after round while a fork storm makes
  * new ones, and the supervisor last: while it lives, orphans come to it
- * rather than escaping to init. */
+ * rather than escaping to init. A process with a KILL pending cannot
+ * finish a fork, and a child whose fork did finish is in /proc before
+ * the next scan. So the rounds go on while any descendant is found (the
+ * killed ones are torn down in the meantime), for 50 rounds at least and
+ * past them while a round finds one the round before did not. (A fixed
+ * 50 could end on a loaded machine while a child forked in the last
+ * round was still unseen, and it went to init with the supervisor.) */
 static void signal_group(struct exec_proc *p, int sig)
 {
-	int round;
+	pid_t *prev = NULL, *cur;
+	int round, n, nprev = 0, fresh, i;
 
 	if (p->pid <= 0)
 		return;
 	if (!p->exited)
-		for (round = 0; round < 50; round++)
-			if (!signal_descendants(p->pid, sig) || sig != SIGKILL)
+		for (round = 0; round < 1000; round++) {
+			n = signal_descendants(p->pid, sig, &cur);
+			for (fresh = i = 0; i < n && cur; i++)
+				fresh += !prev || !bsearch(&cur[i], prev, (size_t)nprev,
+							   sizeof(*cur), pid_cmp);
+			free(prev);
+			prev = cur;
+			nprev = cur ? n : 0;
+			if (sig != SIGKILL || !n || (!fresh && round >= 50))
 				break;
+		}
+	free(prev);
 	kill(-p->pid, sig);
 	if (!p->exited)
 		kill(p->pid, sig);
