@@ -9,8 +9,10 @@ int glob_match(const char *pat, const char *name);
 
 /* Our extension, for patterns with '/', "**" or "{a,b}": matched against
  * a path relative to the search root. "**" as a whole component matches
- * zero or more directories; {a,b,c} alternation (nesting allowed).
- * Returns 1, 0 or -1 like glob_match. */
+ * zero or more directories; {a,b,c} alternation (nesting allowed, at
+ * most GLOB_BRACE_MAX expansions tried, 16 groups deep; beyond either the
+ * pattern is malformed). Returns 1, 0 or -1 like glob_match. */
+#define GLOB_BRACE_MAX 10000
 int glob_match_path(const char *pat, const char *path);
 
 /* Non-zero when pat matches relative paths (has '/' or "**"); others

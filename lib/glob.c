@@ -99,8 +99,8 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	g.c = c;
 	g.o = o;
 	if (glob_match_path(o->pattern, "") < 0)
-		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [ or {, or a trailing \\",
-				o->pattern);
+		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [ or {, a trailing \\, "
+				"or over %d {a,b} expansions", o->pattern, GLOB_BRACE_MAX);
 	g.collect_all = o->sort_mtime || o->sort_name;
 	if (walk_open_root(c, "glob", o->path, O_PATH, &fd))
 		return -1;

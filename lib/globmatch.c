@@ -157,50 +157,78 @@ int glob_match_entry(const char *pat, const char *rel, const char *name)
 
 /* ---- path patterns ---- */
 
-/* Segment-wise match: pattern segments [p, pend) against path segments. */
-static int match_segments(const char *p, const char *s)
+/* One pattern segment [p, p + plen) against the path segment [s, end). */
+static int match_segment(const char *p, size_t plen, const char *s, const char *end)
 {
-	const char *pe = strchr(p, '/'), *se;
-	size_t plen = pe ? (size_t)(pe - p) : strlen(p);
 	char seg[512];
 
-	if (plen == 2 && p[0] == '*' && p[1] == '*') {
-		if (!pe)
-			return 1; /* trailing ** matches everything below */
-		/* zero directories, or one more and try again */
-		for (;;) {
-			int r = match_segments(pe + 1, s);
-			if (r)
-				return r;
-			se = strchr(s, '/');
-			if (!se)
-				return 0;
-			s = se + 1;
-		}
-	}
-	se = strchr(s, '/');
 	if (plen >= sizeof(seg))
 		return -1;
 	memcpy(seg, p, plen);
 	seg[plen] = 0;
-	{
-		int r = match_span(seg, s, se ? se : s + strlen(s));
-		if (r <= 0)
-			return r;
-	}
-	if (!pe || !se)
-		return !pe && !se;
-	return match_segments(pe + 1, se + 1);
+	return match_span(seg, s, end);
 }
 
-/* Expand the first {a,b} group and recurse; depth and count bounded. */
-static int match_braces(const char *pat, const char *path, int depth)
+/* Segment-wise match of pattern p against path s. A "**" segment is to
+ * segments what '*' is to characters, and every other segment matches
+ * exactly one, so one backtrack point is enough, the latest "**": an
+ * earlier one never needs to take more segments (what it would take, the
+ * later one can). Linear in path segments per "**" instead of trying
+ * every split: 40 "**" against 20 directories was billions of tries. */
+static int match_segments(const char *p, const char *s)
+{
+	const char *star_p = NULL, *star_s = NULL, *pe, *se, *q;
+	size_t plen;
+	int r;
+
+	for (q = p; q; q = pe ? pe + 1 : NULL) {
+		pe = strchr(q, '/');
+		if ((pe ? (size_t)(pe - q) : strlen(q)) >= 512)
+			return -1; /* the same answer whatever the path */
+	}
+	for (;;) {
+		pe = strchr(p, '/');
+		plen = pe ? (size_t)(pe - p) : strlen(p);
+		if (plen == 2 && p[0] == '*' && p[1] == '*') {
+			if (!pe)
+				return 1; /* trailing ** matches everything below */
+			/* zero directories first; more on backtracking */
+			p = star_p = pe + 1;
+			star_s = s;
+			continue;
+		}
+		se = strchr(s, '/');
+		r = match_segment(p, plen, s, se ? se : s + strlen(s));
+		if (r < 0)
+			return r;
+		if (r) {
+			if (pe && se) {
+				p = pe + 1;
+				s = se + 1;
+				continue;
+			}
+			if (!pe && !se)
+				return 1;
+		}
+		/* the latest ** takes one more directory */
+		if (!star_p || !(se = strchr(star_s, '/')))
+			return 0;
+		star_s = se + 1;
+		p = star_p;
+		s = star_s;
+	}
+}
+
+/* Expand the first {a,b} group and recurse; depth and count bounded:
+ * past GLOB_BRACE_MAX expansions the pattern is refused (-1), as eight
+ * groups of ten alternatives were 10^8 tries. */
+static int match_braces(const char *pat, const char *path, int depth, int *budget)
 {
 	const char *open = NULL, *close, *q, *alt;
 	size_t plen = strlen(pat);
 	int level = 0;
 
-	if (depth > 16)
+	if (depth > 16 || --*budget < 0)
 		return -1;
 	for (q = pat; *q; q++) {
 		if (*q == '\\' && q[1]) {
@@ -245,7 +273,7 @@ static int match_braces(const char *pat, const char *path, int depth)
 		memcpy(cand, pat, (size_t)(open - pat));
 		memcpy(cand + (open - pat), alt, (size_t)(e - alt));
 		strcpy(cand + (open - pat) + (e - alt), close + 1);
-		r = match_braces(cand, path, depth + 1);
+		r = match_braces(cand, path, depth + 1, budget);
 		free(cand);
 		if (r)
 			return r;
@@ -256,5 +284,7 @@ static int match_braces(const char *pat, const char *path, int depth)
 
 int glob_match_path(const char *pat, const char *path)
 {
-	return match_braces(pat, path, 0);
+	int budget = GLOB_BRACE_MAX;
+
+	return match_braces(pat, path, 0, &budget);
 }

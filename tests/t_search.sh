@@ -86,6 +86,22 @@ expect glob_walk_order 0 '{"ok":true,"data":{"files":["a/z","a.txt","src/b.c","s
 rm -rf a
 expect_error glob_bad_sort '--sort takes name or mtime' glob --sort size '*'
 expect_error glob_bad_pattern 'bad pattern' glob '[a'
+# Pathological patterns end (the fuzzer's finds): 40 "**" over 13
+# directories tried every split (billions), and eight {a,b} groups of ten
+# alternatives 10^8 expansions. The bound only turns a hang into a failure.
+mkdir -p deep/a/b/c/d/e/f/g/h/i/j/k/l
+printf x >deep/a/b/c/d/e/f/g/h/i/j/k/l/x
+stars=$(printf '**/%.0s' $(seq 40))
+check glob_doublestar_chain_miss '{"ok":true,"data":{"files":[],"truncated":false}}' \
+	"$(with_timeout 60 "$WICKFS" glob "${stars}y" deep 2>&1)"
+check glob_doublestar_chain_hit '{"ok":true,"data":{"files":["deep/a/b/c/d/e/f/g/h/i/j/k/l/x"],"truncated":false}}' \
+	"$(with_timeout 60 "$WICKFS" glob "${stars}x" deep 2>&1)"
+check glob_doublestar_between '{"ok":true,"data":{"files":["deep/a/b/c/d/e/f/g/h/i/j/k/l/x"],"truncated":false}}' \
+	"$(with_timeout 60 "$WICKFS" glob "**/b/**/**/f/**/l/**/x" deep 2>&1)"
+rm -rf deep
+braces=$(printf '{,,,,,,,,,}%.0s' $(seq 8))x
+check_match glob_brace_expansions_bounded '*"ok":false*bad pattern*over 10000 {a,b} expansions*' \
+	"$(with_timeout 60 "$WICKFS" glob "$braces" 2>&1)"
 
 # The parallel search keeps the sequential walk's order and cap.
 cd "$TEST_TMP" || exit 1
