@@ -169,6 +169,78 @@ static void table(const char *what, const struct mcase *c, size_t n,
 	}
 }
 
+/* The exhaustive definition of a path pattern without braces, for short
+ * inputs: "**" takes zero or more whole segments (trailing, everything
+ * below), any other segment pattern exactly one segment, as glob_match. */
+static int ref_path(const char *p, const char *s)
+{
+	const char *pe = strchr(p, '/'), *se = strchr(s, '/');
+	size_t pl = pe ? (size_t)(pe - p) : strlen(p), sl;
+	char ps[64], ss[64];
+	int r;
+
+	if (pl == 2 && p[0] == '*' && p[1] == '*') {
+		if (!pe)
+			return 1;
+		for (;;) {
+			r = ref_path(pe + 1, s);
+			if (r || !se)
+				return r;
+			s = se + 1;
+			se = strchr(s, '/');
+		}
+	}
+	sl = se ? (size_t)(se - s) : strlen(s);
+	memcpy(ps, p, pl);
+	ps[pl] = 0;
+	memcpy(ss, s, sl);
+	ss[sl] = 0;
+	r = glob_match(ps, ss);
+	if (r <= 0)
+		return r;
+	if (!pe || !se)
+		return !pe && !se;
+	return ref_path(pe + 1, se + 1);
+}
+
+/* glob_match_path against ref_path on random short patterns and paths. */
+static void against_reference(void)
+{
+	static const char *const pt[] = {"a", "b", "*", "**", "?", "a*", "*b", "[ab]", "", "x"};
+	static const char *const ps[] = {"a", "b", "ab", "ba", "x", ""};
+	unsigned long seed = 1, n;
+	char pat[128], path[128];
+	int bad = 0, i, k, m, a, b;
+
+	for (n = 0; n < 200000 && bad < 5; n++) {
+		pat[0] = path[0] = 0;
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		k = 1 + (int)(seed >> 33) % 6;
+		m = (int)(seed >> 40) % 7;
+		for (i = 0; i < k; i++) {
+			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			if (i)
+				strcat(pat, "/");
+			strcat(pat, pt[(seed >> 33) % 10]);
+		}
+		for (i = 0; i < m; i++) {
+			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			if (i)
+				strcat(path, "/");
+			strcat(path, ps[(seed >> 33) % 6]);
+		}
+		a = glob_match_path(pat, path);
+		b = ref_path(pat, path);
+		if (a != b) {
+			unit_fail("glob.match_path.reference", "%s vs %s: got %d, the definition %d",
+				  unit_show(pat, strlen(pat)), unit_show(path, strlen(path)), a, b);
+			bad++;
+		}
+	}
+	if (!bad)
+		unit_ok("glob.match_path.reference");
+}
+
 int main(void)
 {
 	table("glob.match", match_cases, sizeof(match_cases) / sizeof(match_cases[0]),
@@ -212,6 +284,36 @@ int main(void)
 	unit_check_int("glob.entry[path pattern not base]", 0,
 		       glob_match_entry("*/x.h", "src/deep/x.h", "x.h"));
 	unit_check_int("glob.entry[bad]", -1, glob_match_entry("[x", "a", "a"));
+
+	against_reference();
+	/* Many "**" over many directories: each "**" used to try every split
+	 * of the rest (a hang the fuzzer found); now one backtrack point. */
+	{
+		char pat[200] = "", path[64] = "a/b/c/d/e/f/g/h/i/j/k/l/x";
+		int i;
+		for (i = 0; i < 40; i++)
+			strcat(pat, "**/");
+		strcat(pat, "y");
+		unit_check_int("glob.match_path.doublestar_chain_miss", 0, glob_match_path(pat, path));
+		pat[strlen(pat) - 1] = 'x';
+		unit_check_int("glob.match_path.doublestar_chain_hit", 1, glob_match_path(pat, path));
+		unit_check_int("glob.match_path.doublestars_between", 1,
+			       glob_match_path("**/b/**/**/f/**/l/**/x", path));
+		unit_check_int("glob.match_path.doublestars_between_miss", 0,
+			       glob_match_path("**/b/**/**/f/**/b/**/x", path));
+	}
+	/* {a,b} expansions are bounded: eight groups of ten alternatives
+	 * (10^8) are refused as a bad pattern. */
+	{
+		char pat[200] = "";
+		int i;
+		for (i = 0; i < 8; i++)
+			strcat(pat, "{,,,,,,,,,}");
+		strcat(pat, "x");
+		unit_check_int("glob.match_path.brace_bound", -1, glob_match_path(pat, "y"));
+		unit_check_int("glob.match_path.brace_small", 1,
+			       glob_match_path("{a,b}{c,d}{e,f}{g,h}.{x,y}", "bcfg.y"));
+	}
 
 	/* Long names and patterns do not crash or take long. */
 	{
