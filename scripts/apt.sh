@@ -3,7 +3,8 @@
 # and source packages through a private source list (/etc/apt untouched).
 #
 #   deb_installed PACKAGE         is it installed?
-#   deb_install PACKAGE...        install them (with sudo when not root)
+#   deb_install PACKAGE...        install them (with sudo when not root),
+#                                 one caller at a time ($build is the caller's)
 #   srcpkg_orig APTDIR PACKAGE    print its downloaded .orig.tar.*, if any
 #   srcpkg_fetch APTDIR PACKAGE   download it once and print that path
 #   zlib_ready ZDIR               is a libz.a built with $ZLIB_CFLAGS there?
@@ -27,12 +28,23 @@ deb_installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
 }
 
+# One install at a time: make test builds several cross platforms at once,
+# and two apt-gets racing for dpkg's lock make one of them fail. A lock of
+# ours ($build/.apt-install.lock) orders our own installs; apt's
+# DPkg::Lock::Timeout waits for anyone else's (an unattended upgrade).
 deb_install() {
 	_sudo=""
 	[ "$(id -u)" = 0 ] || _sudo=sudo
-	DEBIAN_FRONTEND=noninteractive $_sudo apt-get update -qq || true
-	DEBIAN_FRONTEND=noninteractive $_sudo apt-get install -y -qq \
-		--no-install-recommends "$@" >/dev/null
+	mkdir -p "$build"
+	(
+		if command -v flock >/dev/null 2>&1; then
+			flock 8
+		fi
+		DEBIAN_FRONTEND=noninteractive $_sudo apt-get -o DPkg::Lock::Timeout=600 \
+			update -qq || true
+		DEBIAN_FRONTEND=noninteractive $_sudo apt-get -o DPkg::Lock::Timeout=600 \
+			install -y -qq --no-install-recommends "$@" >/dev/null
+	) 8>"$build/.apt-install.lock"
 }
 
 srcpkg_orig() {

@@ -2,6 +2,8 @@
 #include "globmatch.h"
 #include "unit.h"
 
+#include <stdint.h>
+
 struct mcase {
 	const char *pat, *name;
 	int want; /* 1 match, 0 none, -1 bad pattern */
@@ -208,23 +210,24 @@ static void against_reference(void)
 {
 	static const char *const pt[] = {"a", "b", "*", "**", "?", "a*", "*b", "[ab]", "", "x"};
 	static const char *const ps[] = {"a", "b", "ab", "ba", "x", ""};
-	unsigned long seed = 1, n;
+	uint64_t seed = 1; /* 64 bits on every platform: the shifts below need them */
+	unsigned long n;
 	char pat[128], path[128];
 	int bad = 0, i, k, m, a, b;
 
 	for (n = 0; n < 200000 && bad < 5; n++) {
 		pat[0] = path[0] = 0;
-		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		k = 1 + (int)(seed >> 33) % 6;
 		m = (int)(seed >> 40) % 7;
 		for (i = 0; i < k; i++) {
-			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 			if (i)
 				strcat(pat, "/");
 			strcat(pat, pt[(seed >> 33) % 10]);
 		}
 		for (i = 0; i < m; i++) {
-			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 			if (i)
 				strcat(path, "/");
 			strcat(path, ps[(seed >> 33) % 6]);
