@@ -70,6 +70,24 @@ static const char *spool_tree(struct req *r, const char *dir)
 	return spool;
 }
 
+/* PATH names a spool of download --tree (DIR/.wickfs/download-*.tar.gz):
+ * the one file under wickfs's own state a later chunk may read and
+ * remove by its path. */
+static int is_spool(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dir;
+	size_t n;
+
+	if (!base || base == path)
+		return 0;
+	for (dir = base; dir > path && dir[-1] != '/'; dir--)
+		;
+	n = strlen(++base);
+	return (size_t)(base - 1 - dir) == sizeof(WFS_STATE_DIR) - 1 &&
+	       !memcmp(dir, WFS_STATE_DIR, sizeof(WFS_STATE_DIR) - 1) &&
+	       !strncmp(base, "download-", 9) && n > 16 && !strcmp(base + n - 7, ".tar.gz");
+}
+
 int download_main(struct req *r)
 {
 	const char *path = r->argv[0], *spool = NULL;
@@ -78,13 +96,16 @@ int download_main(struct req *r)
 	ssize_t got = 0;
 	char *data;
 	size_t n = 0;
-	int fd, eof;
+	int fd, eof, own;
 
 	if (opt_has(r, OPT_tree) && !(path = spool = spool_tree(r, path)))
 		return 1;
 	if ((opt_has(r, OPT_remove) || spool) && r->ctx->readonly)
 		return reply_error(r, "download %s: read-only mode (WICKFS_READONLY)", path);
+	own = spool || is_spool(path);
+	r->ctx->own_state += own;
 	fd = fs_open_regular(r->ctx, "download", path, &st);
+	r->ctx->own_state -= own;
 	if (fd < 0)
 		return reply_ctx_error(r);
 	if (off < st.st_size)
@@ -98,7 +119,10 @@ int download_main(struct req *r)
 	eof = off + got >= st.st_size;
 	if (eof && (spool || opt_has(r, OPT_remove))) {
 		const char *base;
-		int dfd = fs_open_parent(r->ctx, "download", path, &base), e;
+		int dfd, e;
+		r->ctx->own_state += own;
+		dfd = fs_open_parent(r->ctx, "download", path, &base);
+		r->ctx->own_state -= own;
 		if (dfd < 0)
 			return reply_ctx_error(r);
 		e = unlinkat(dfd, base, 0) ? errno : 0;

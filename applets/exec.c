@@ -46,6 +46,8 @@ int exec_main(struct req *r)
 	}
 	o.command = cmd.p ? cmd.p : "";
 	o.cwd = opt_str(r, OPT_cwd);
+	o.root = r->ctx->root;
+	o.cwd_label = "exec --cwd";
 	o.timeout_ms = opt_num(r, OPT_timeout) * 1000;
 	o.max_output = (size_t)opt_num(r, OPT_max_output);
 	if (wfs_exec(r->ctx, &o, &res)) {

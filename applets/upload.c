@@ -83,8 +83,10 @@ int upload_main(struct req *r)
 	if (n < 0)
 		return reply_error(r, "upload %s: stdin is not base64", path);
 	part = arena_printf(r->arena, tree ? "%s/.wickfs/upload.tar.gz" : "%s.wickfs-part", path);
-	/* checked before anything is made: a refusal creates nothing */
-	if (!part || wfs_confine(r->ctx, "upload", path) || wfs_confine(r->ctx, "upload", part))
+	/* checked before anything is made: a refusal creates nothing (a
+	 * tree's spool is made in PATH/.wickfs by descriptors, not a path) */
+	if (!part || wfs_confine(r->ctx, "upload", path) ||
+	    (!tree && wfs_confine(r->ctx, "upload", part)))
 		return part ? reply_ctx_error(r) : reply_error(r, "upload %s: out of memory", path);
 	dfd = part_dir(r, path, tree, &name, &base);
 	if (dfd < 0)

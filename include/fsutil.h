@@ -49,6 +49,10 @@ int fs_open_dir(struct wfs_ctx *c, const char *op, const char *path);
 /* The same, made first (with its parents) when missing: beneath the
  * root when confined, never through a symlink that leads out. */
 int fs_open_dir_made(struct wfs_ctx *c, const char *op, const char *path);
+/* mkdir -p of p (written to and restored): 0, or -1 with errno the first
+ * cause (a parent that could not be made says why, not its child's
+ * ENOENT). */
+int fs_mkdirs(char *p);
 /* The directory that holds path, opened as fs_open_dir does, and path's
  * last name in it (*base, inside path): for *at calls on that name. */
 int fs_open_parent(struct wfs_ctx *c, const char *op, const char *path,

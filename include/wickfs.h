@@ -14,6 +14,12 @@
 
 #define WFS_VERSION "0.1.0"
 
+/* wickfs's own state in a directory (snapshot store, restore journal and
+ * its key, transfer spools) lives in a subdirectory of this name. No
+ * archive unpacks into one, pack leaves it out, and confined applets
+ * neither reach one by a path nor walk into one. */
+#define WFS_STATE_DIR ".wickfs"
+
 struct wfs_ctx {
 	struct arena *arena;
 	char err[1024];
@@ -25,6 +31,9 @@ struct wfs_ctx {
 	int root_errno;              /* the root itself cannot be resolved */
 	size_t read_max;             /* a file over this: fail with too_big set */
 	int too_big;                 /* (so the caller can run it elsewhere) */
+	int own_state;               /* non-zero while wickfs opens its own
+					state under a .wickfs directory, which
+					confinement refuses to any path */
 };
 
 /* The context (lib/ctx.c). WICKFS_ROOT (resolved), WICKFS_READONLY and
@@ -177,6 +186,10 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 struct wfs_exec_opts {
 	const char *command;
 	const char *cwd;            /* NULL: inherit */
+	const char *root;           /* the workspace root: cwd must resolve
+				       beneath it (NULL: anywhere) */
+	const char *cwd_label;      /* how messages name cwd ("--cwd");
+				       NULL: "workdir", the daemon's field */
 	const char *const *env_add; /* NULL-terminated "K=V" list, or NULL */
 	const char *in;             /* stdin bytes; NULL: /dev/null */
 	size_t in_len;

@@ -260,7 +260,8 @@ static int pack_one(struct packer *k, int dirfd, const char *name,
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return errno == ENOENT ? 0 : wfs_fail(k->c, "pack %s: %s", rel, strerror(errno));
 	if (excluded(k, rel, name) ||
-	    (k->ign && ignored(k->ign, rel, name, S_ISDIR(st.st_mode))))
+	    (k->ign && ignored(k->ign, rel, name, S_ISDIR(st.st_mode))) ||
+	    (S_ISDIR(st.st_mode) && !strcmp(name, WFS_STATE_DIR)))
 		return 0;
 	if (k->out_is_file && st.st_dev == k->out_dev && st.st_ino == k->out_ino)
 		return 0; /* our own output, inside the tree */
@@ -454,6 +455,11 @@ static int clean_name(struct unpacker *u, const char *name, char **out)
 			free(s);
 			return wfs_fail(u->c, "unpack %s: refused: \"..\" would leave %s",
 					name, u->o->dir);
+		}
+		if (len == sizeof(WFS_STATE_DIR) - 1 && !memcmp(p, WFS_STATE_DIR, len)) {
+			free(s);
+			return wfs_fail(u->c, "unpack %s: refused: " WFS_STATE_DIR " is reserved "
+					"for wickfs's own state (snapshots, restores)", name);
 		}
 		if (len && !(len == 1 && p[0] == '.')) {
 			if (w)

@@ -34,6 +34,9 @@
 #include "wickfs.h"
 
 #define MAX_LINKS 40
+/* WFS_STATE_DIR anywhere beneath the root: no applet reaches into one by
+ * a path, only the machinery that owns it (ctx own_state). */
+#define RESERVED WFS_STATE_DIR
 
 enum { OUTSIDE, ANCESTOR, INSIDE };
 
@@ -94,8 +97,24 @@ static int pop_front(struct todo *t, char *comp, size_t cap)
 
 /* Walk path; 0 with its resolved form in canon (when given), or -1 with
  * the reason in why. */
+static int reserved(const char *rel)
+{
+	const char *p = rel;
+
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			return 0;
+		if (!strncmp(p, RESERVED, sizeof(RESERVED) - 1) &&
+		    (!p[sizeof(RESERVED) - 1] || p[sizeof(RESERVED) - 1] == '/'))
+			return 1;
+		p += strcspn(p, "/");
+	}
+}
+
 static int confine_resolve(const char *root, const char *path, char *canon,
-			   size_t canonlen, char *why, size_t whylen)
+			   size_t canonlen, char *why, size_t whylen, int own)
 {
 	static __thread struct todo t;
 	char cur[PATH_MAX + 1], comp[NAME_MAX + 2], target[PATH_MAX + 1];
@@ -190,6 +209,11 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 		return -1;
 	}
 	if (where(root, rl, cur, cl) == INSIDE) {
+		if (!own && reserved(cur + (rl == 1 ? 0 : rl))) {
+			snprintf(why, whylen, "refused: " RESERVED " is reserved for wickfs's own "
+				 "state (snapshots, restores)");
+			return -1;
+		}
 		if (canon)
 			snprintf(canon, canonlen, "%s", cur);
 		return 0;
@@ -205,7 +229,7 @@ outside:
 
 int confine_check(const char *root, const char *path, char *why, size_t whylen)
 {
-	return confine_resolve(root, path, NULL, 0, why, whylen);
+	return confine_resolve(root, path, NULL, 0, why, whylen, 0);
 }
 
 /* "OP PATH: workspace root ROOT (WICKFS_ROOT): what err says". */
@@ -225,7 +249,7 @@ int wfs_confine(struct wfs_ctx *c, const char *op, const char *path)
 		return 0;
 	if (c->root_errno)
 		return fail_root(c, op, path, c->root_errno);
-	if (!confine_check(c->root, *path ? path : ".", why, sizeof(why)))
+	if (!confine_resolve(c->root, *path ? path : ".", NULL, 0, why, sizeof(why), c->own_state))
 		return 0;
 	return wfs_fail(c, "%s %s: %s", op, path, why);
 }
@@ -384,15 +408,15 @@ int confine_openat(int dirfd, const char *rel, int flags, mode_t mode)
 /* Resolve path and open it beneath the root (rootfd, or the root opened
  * here when rootfd < 0): fd, or -1 with errno (EXDEV: refused, the
  * reason in why; else the open's own cause, why empty). */
-int confine_open(const char *root, int rootfd, const char *path, int flags,
-		 char *why, size_t whylen)
+static int open_resolved(const char *root, int rootfd, const char *path, int flags,
+			 char *why, size_t whylen, int own_state)
 {
 	char canon[PATH_MAX + 1];
 	const char *rel;
 	int fd, e, own = rootfd < 0;
 
 	why[0] = 0;
-	if (confine_resolve(root, *path ? path : ".", canon, sizeof(canon), why, whylen)) {
+	if (confine_resolve(root, *path ? path : ".", canon, sizeof(canon), why, whylen, own_state)) {
 		errno = EXDEV;
 		return -1;
 	}
@@ -412,6 +436,12 @@ int confine_open(const char *root, int rootfd, const char *path, int flags,
 	return fd;
 }
 
+int confine_open(const char *root, int rootfd, const char *path, int flags,
+		 char *why, size_t whylen)
+{
+	return open_resolved(root, rootfd, path, flags, why, whylen, 0);
+}
+
 int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 		      int flags)
 {
@@ -425,7 +455,7 @@ int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 		errno = EXDEV;
 		return -1;
 	}
-	fd = confine_open(c->root, -1, path, flags, why, sizeof(why));
+	fd = open_resolved(c->root, -1, path, flags, why, sizeof(why), c->own_state);
 	if (fd >= 0)
 		return fd;
 	e = errno;
@@ -493,7 +523,7 @@ char *wfs_confine_canon(struct wfs_ctx *c, const char *op, const char *path)
 		return NULL;
 	}
 	if (confine_resolve(c->root, *path ? path : ".", canon, sizeof(canon), why,
-			    sizeof(why))) {
+			    sizeof(why), c->own_state)) {
 		wfs_fail(c, "%s %s: %s", op, path, why);
 		errno = EXDEV;
 		return NULL;

@@ -18,6 +18,7 @@
  * root of the tree while the command and its processes die.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -34,6 +35,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "exec.h"
+#include "fsutil.h"
 #include "util.h"
 #include "json.h"
 #include "shellwords.h"
@@ -364,7 +366,7 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 	       char *err, size_t errlen)
 {
 	int pout[2] = {-1, -1}, perr[2] = {-1, -1}, in = -1, i;
-	char **env = environ, eb[128];
+	char **env = environ, eb[128], eb2[PATH_MAX * 2 + 128];
 	struct stat st;
 
 	memset(p, 0, sizeof(*p));
@@ -375,6 +377,11 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 	p->max_output = o->max_output ? o->max_output : EXEC_DEFAULT_MAX_OUTPUT;
 	if (o->timeout_ms > 0)
 		p->deadline_ms = wfs_now_ms() + o->timeout_ms;
+	if (o->cwd && o->root && confine_check(o->root, o->cwd, eb2, sizeof(eb2))) {
+		snprintf(err, errlen, "%s %s: %s", o->cwd_label ? o->cwd_label : "workdir",
+			 o->cwd, eb2);
+		return -1;
+	}
 	if (o->cwd && stat(o->cwd, &st)) {
 		snprintf(err, errlen, "chdir %s: %s", o->cwd,
 			 wfs_strerror(errno, eb, sizeof(eb)));

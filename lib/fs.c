@@ -194,20 +194,33 @@ int fs_open_dir(struct wfs_ctx *c, const char *op, const char *path)
 	return fd;
 }
 
+int fs_mkdirs(char *p)
+{
+	int first = 0;
+	char *q;
+
+	for (q = p + 1; *q; q++)
+		if (*q == '/') {
+			*q = 0;
+			if (mkdir(p, 0755) && errno != EEXIST && !first)
+				first = errno;
+			*q = '/';
+		}
+	if (!mkdir(p, 0755) || errno == EEXIST)
+		return 0;
+	if (errno == ENOENT && first)
+		errno = first;
+	return -1;
+}
+
 int fs_open_dir_made(struct wfs_ctx *c, const char *op, const char *path)
 {
-	char *canon, *p, *q;
+	char *canon, *p;
 	int pfd, fd, e;
 
 	if (!c->root) {
 		p = arena_strdup(c->arena, path);
-		for (q = p ? p + 1 : NULL; q && *q; q++)
-			if (*q == '/') {
-				*q = 0;
-				mkdir(p, 0755);
-				*q = '/';
-			}
-		if (!p || (mkdir(p, 0755) && errno != EEXIST))
+		if (!p || fs_mkdirs(p))
 			return p ? fs_fail_errno(c, op, path, errno)
 				 : wfs_fail(c, "%s %s: out of memory", op, path);
 		return fs_open_dir(c, op, path);

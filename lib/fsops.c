@@ -518,8 +518,8 @@ static int cp_dir(struct wfs_ctx *c, struct cpctx *k, int sfd, const char *sname
 	while (!rc && (d = readdir(dir))) {
 		struct stat est;
 		char *ss, *ds;
-		if (is_dot(d->d_name))
-			continue;
+		if (is_dot(d->d_name) || (c->root && !strcmp(d->d_name, WFS_STATE_DIR)))
+			continue; /* confined: wickfs's own state is not copied */
 		if (fstatat(in, d->d_name, &est, AT_SYMLINK_NOFOLLOW)) {
 			if (errno == ENOENT)
 				continue; /* gone meanwhile */

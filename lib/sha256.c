@@ -92,3 +92,30 @@ void sha_end(struct sha *s, unsigned char out[32])
 	for (i = 0; i < 32; i++)
 		out[i] = (unsigned char)(s->h[i / 4] >> (24 - 8 * (i % 4)));
 }
+
+/* HMAC (RFC 2104) over SHA-256, the message in two parts (a header the
+ * caller builds and a body it already holds). Keys longer than a block
+ * are never used here: the journal's key is 32 bytes. */
+void sha_hmac(const unsigned char *key, size_t klen, const void *a, size_t alen,
+	      const void *b, size_t blen, unsigned char out[32])
+{
+	unsigned char pad[64], inner[32];
+	struct sha s;
+	size_t i;
+
+	memset(pad, 0, sizeof(pad));
+	memcpy(pad, key, klen < sizeof(pad) ? klen : sizeof(pad));
+	for (i = 0; i < sizeof(pad); i++)
+		pad[i] ^= 0x36;
+	sha_init(&s);
+	sha_add(&s, pad, sizeof(pad));
+	sha_add(&s, a, alen);
+	sha_add(&s, b, blen);
+	sha_end(&s, inner);
+	for (i = 0; i < sizeof(pad); i++)
+		pad[i] ^= 0x36 ^ 0x5c;
+	sha_init(&s);
+	sha_add(&s, pad, sizeof(pad));
+	sha_add(&s, inner, sizeof(inner));
+	sha_end(&s, out);
+}

@@ -18,6 +18,16 @@
  * snapshot, snapshots or restore on DIR runs phase 2 again from the
  * journal before anything else. So the tree is seen as the old one or
  * the restored one, never a mix.
+ *
+ * The journal commands deletions and modes, so only a journal a restore
+ * wrote is acted on: its first line is "seal HMAC", an HMAC-SHA-256 of
+ * the rest and of DIR's device and inode, keyed by DIR/.wickfs/key (32
+ * random bytes the first restore makes, 0600). Archives never unpack into
+ * a .wickfs directory and confined applets never reach one, so neither
+ * can plant a key or read it; a key that is not a 32-byte 0600 regular
+ * file of ours (git, for one, never makes a 0600 file) is not trusted. A
+ * journal that fails the check is reported and left in place, and modes
+ * from a journal never carry setuid, setgid or sticky.
  */
 #include <errno.h>
 #include <limits.h>
@@ -25,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -41,8 +52,10 @@
 #define IO_BUF (128 * 1024)
 #define MAX_DEPTH 256
 #define MANIFEST_MAX (256u << 20) /* decompressed manifest bound */
-#define WFS_DIR ".wickfs"
-#define STAGE ".wickfs/restore"
+#define WFS_DIR WFS_STATE_DIR
+#define STAGE WFS_STATE_DIR "/restore"
+#define KEY_LEN 32
+#define SEAL_LEN 70 /* "seal " + 64 hex digits + "\n" */
 
 static void hex(const unsigned char *h, size_t n, char *out)
 {
@@ -532,19 +545,6 @@ static void snap_close(struct snap *s)
 	gzw_free(s->gz);
 }
 
-static int mkdirs(char *p)
-{
-	char *q;
-
-	for (q = p + 1; *q; q++)
-		if (*q == '/') {
-			*q = 0;
-			mkdir(p, 0755);
-			*q = '/';
-		}
-	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 static int do_recover(struct snap *s);
 
 /* The store directory, beneath the root when confined (made when create). */
@@ -552,11 +552,15 @@ static int open_store(struct wfs_ctx *c, const char *op, char *store, int create
 {
 	int fd;
 
-	if (wfs_confine(c, op, store))
-		return -1;
-	if (c->root)
-		return create ? fs_open_dir_made(c, op, store) : fs_open_dir(c, op, store);
-	if (create && mkdirs(store))
+	if (c->root) {
+		/* a store is wickfs's own state: it may be under .wickfs */
+		c->own_state++;
+		fd = wfs_confine(c, op, store) ? -1
+		     : create ? fs_open_dir_made(c, op, store) : fs_open_dir(c, op, store);
+		c->own_state--;
+		return fd;
+	}
+	if (create && fs_mkdirs(store))
 		return fs_fail_errno(c, op, store, errno);
 	fd = open(store, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return fd < 0 ? fs_fail_errno(c, op, store, errno) : fd;
@@ -1032,16 +1036,94 @@ static void drop_stage(struct snap *s)
 	*s->c->err = 0;
 }
 
-/* The journal: the snapshot's id, its store's absolute path and its whole
- * manifest, one after the other, newline-separated. So whatever store the
- * next call names, phase 2 knows the tree it must reach and where its
- * objects are. A journal of the id alone (older) is looked up in this
- * store. *store is NULL then. */
+/* DIR/.wickfs, not followed if a symlink: a descriptor, or -1. */
+static int wfs_dir_fd(struct snap *s)
+{
+	return openat(s->dirfd, WFS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* The journal key (DIR/.wickfs/key), made when create and missing: 0, or
+ * -1 with the reason in why. Made under a temporary name and linked into
+ * place, so two restores agree on one key and a crash leaves no short
+ * one. */
+static int journal_key(struct snap *s, int create, unsigned char key[KEY_LEN],
+		       char *why, size_t whylen)
+{
+	struct stat st;
+	int wfd = wfs_dir_fd(s), fd;
+	ssize_t n = -1;
+
+	if (wfd < 0) {
+		snprintf(why, whylen, "%s/" WFS_DIR ": %s", s->dir, strerror(errno));
+		return -1;
+	}
+	fd = openat(wfd, "key", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && create) {
+		char tmp[48];
+		int t;
+		snprintf(tmp, sizeof(tmp), "key.%d.tmp", (int)getpid());
+		unlinkat(wfd, tmp, 0);
+		t = openat(wfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (t >= 0 && getrandom(key, KEY_LEN, 0) == KEY_LEN && !write_all(t, key, KEY_LEN) &&
+		    !fsync(t) && !close(t)) {
+			t = -1;
+			if (linkat(wfd, tmp, wfd, "key", 0) && errno != EEXIST)
+				t = -2;
+		} else if (t >= 0) {
+			close(t);
+		}
+		unlinkat(wfd, tmp, 0);
+		fd = t == -1 ? openat(wfd, "key", O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	}
+	if (fd < 0) {
+		snprintf(why, whylen, "%s/" WFS_DIR "/key: %s", s->dir,
+			 errno == ENOENT ? "no key (no restore made this journal)" : strerror(errno));
+		close(wfd);
+		return -1;
+	}
+	close(wfd);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    (st.st_mode & 07777) == 0600 && st.st_size == KEY_LEN && st.st_nlink == 1)
+		n = read(fd, key, KEY_LEN);
+	close(fd);
+	if (n != KEY_LEN) {
+		snprintf(why, whylen, "%s/" WFS_DIR "/key: not a key wickfs made "
+			 "(it must be a 32-byte regular file of uid %d, mode 0600)",
+			 s->dir, (int)geteuid());
+		return -1;
+	}
+	return 0;
+}
+
+/* The seal of a journal body: HMAC of DIR's identity and the body. */
+static void journal_seal(struct snap *s, const unsigned char key[KEY_LEN],
+			 const char *body, size_t len, char out[65])
+{
+	unsigned char mac[32];
+	char head[96];
+	struct stat st;
+	int n;
+
+	if (fstat(s->dirfd, &st))
+		memset(&st, 0, sizeof(st));
+	n = snprintf(head, sizeof(head), "wickfs-journal 1 %llu %llu\n",
+		     (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	sha_hmac(key, KEY_LEN, head, (size_t)n, body, len, mac);
+	hex(mac, 32, out);
+}
+
+/* The journal: "seal HMAC", then the snapshot's id, its store's absolute
+ * path and its whole manifest, one after the other, newline-separated.
+ * So whatever store the next call names, phase 2 knows the tree it must
+ * reach and where its objects are. A journal whose seal does not verify
+ * is refused, with the reason, and left where it is. */
 static int read_journal(struct snap *s, int jfd, char *id, char **store,
 			struct snap_manifest *t)
 {
+	unsigned char key[KEY_LEN];
 	struct buf b;
-	char err[96], *nl = NULL;
+	char err[96], why[PATH_MAX + 160], seal[65], *body, *nl = NULL;
+	size_t blen = 0, i;
 	ssize_t n;
 	int rc;
 
@@ -1049,23 +1131,46 @@ static int read_journal(struct snap *s, int jfd, char *id, char **store,
 	buf_init(&b);
 	while ((n = read(jfd, s->buf, IO_BUF)) > 0 && b.len < MANIFEST_MAX)
 		buf_add(&b, s->buf, (size_t)n);
-	if (n >= 0 && !b.oom && b.len > 17)
-		nl = memchr(b.p + 17, '\n', b.len - 17);
-	if (n < 0 || b.oom || b.len < 16 || (b.len > 16 && (b.p[16] != '\n' || !nl))) {
+	if (n < 0 || b.oom) {
 		buf_free(&b);
 		return wfs_fail(s->c, "%s %s/" STAGE "/journal: %s", s->op, s->dir,
-				n < 0 ? strerror(errno) : "malformed");
+				n < 0 ? strerror(errno) : "out of memory");
 	}
-	memcpy(id, b.p, 16);
+	why[0] = 0;
+	body = b.p + SEAL_LEN;
+	if (b.len < SEAL_LEN || memcmp(b.p, "seal ", 5) || b.p[SEAL_LEN - 1] != '\n') {
+		snprintf(why, sizeof(why), "it has no seal");
+	} else if (!journal_key(s, 0, key, why, sizeof(why))) {
+		unsigned char d = 0;
+		blen = b.len - SEAL_LEN;
+		journal_seal(s, key, body, blen, seal);
+		for (i = 0; i < 64; i++)
+			d |= (unsigned char)(seal[i] ^ b.p[5 + i]);
+		if (d)
+			snprintf(why, sizeof(why), "its seal does not match %s/" WFS_DIR "/key", s->dir);
+	}
+	if (why[0]) {
+		buf_free(&b);
+		return wfs_fail(s->c, "%s %s/" STAGE "/journal: refused, not written by a restore "
+				"of this directory (%s); left in place, nothing changed: remove %s/" STAGE
+				" to go on", s->op, s->dir, why, s->dir);
+	}
+	if (blen > 17)
+		nl = memchr(body + 17, '\n', blen - 17);
+	if (blen < 17 || body[16] != '\n' || !nl) {
+		buf_free(&b);
+		return wfs_fail(s->c, "%s %s/" STAGE "/journal: malformed", s->op, s->dir);
+	}
+	memcpy(id, body, 16);
 	id[16] = 0;
-	if (b.len == 16) {
-		rc = load_manifest(s, id, t);
-	} else if (snap_manifest_parse(s->c->arena, nl + 1, b.len - (size_t)(nl + 1 - b.p),
-				       t, err, sizeof(err))) {
+	if (snap_manifest_parse(s->c->arena, nl + 1, blen - (size_t)(nl + 1 - body),
+				t, err, sizeof(err))) {
 		rc = wfs_fail(s->c, "%s %s/" STAGE "/journal: %s", s->op, s->dir, err);
 	} else {
-		*store = arena_strndup(s->c->arena, b.p + 17, (size_t)(nl - b.p - 17));
+		*store = arena_strndup(s->c->arena, body + 17, (size_t)(nl - body - 17));
 		rc = !(t->info.id = arena_strdup(s->c->arena, id)) || !*store;
+		for (i = 0; i < t->n; i++)
+			t->v[i].mode &= 0777; /* never setuid, setgid or sticky */
 	}
 	buf_free(&b);
 	return rc;
@@ -1090,7 +1195,7 @@ static int do_recover(struct snap *s)
 	close(jfd);
 	/* The objects come from the restore's own store when this call
 	 * names another one (and that one is still there). */
-	if (!rc && store && (here = store_abs(s)) && strcmp(here, store)) {
+	if (!rc && *store && (here = store_abs(s)) && strcmp(here, store)) {
 		sfd = open_store(s->c, s->op, store, 0);
 		*s->c->err = 0;
 		if (sfd >= 0) {
@@ -1135,17 +1240,25 @@ int wfs_restore(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 	}
 	/* The commit point: the journal names the snapshot. */
 	if (!rc) {
+		unsigned char key[KEY_LEN];
+		char why[PATH_MAX + 160], seal[65], *where = store_abs(&s);
 		struct buf jb;
 
 		buf_init(&jb);
-		char *where = store_abs(&s);
-
+		buf_printf(&jb, "seal %064d\n", 0);
 		buf_add(&jb, t.info.id, 16);
 		buf_printf(&jb, "\n%s\n", where && !strchr(where, '\n') ? where : "");
 		manifest_text(&t, &jb);
-		jfd = jb.oom ? -1 : openat(sfd, "journal.tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (jfd < 0 || fd_sink(&jfd, jb.p, jb.len) || fsync(jfd) ||
-		    close(jfd) || renameat(sfd, "journal.tmp", sfd, "journal") || fsync(sfd))
+		if (journal_key(&s, 1, key, why, sizeof(why))) {
+			rc = wfs_fail(c, "restore %s", why);
+		} else if (!jb.oom) {
+			journal_seal(&s, key, jb.p + SEAL_LEN, jb.len - SEAL_LEN, seal);
+			memcpy(jb.p + 5, seal, 64);
+		}
+		errno = 0;
+		jfd = rc || jb.oom ? -1 : openat(sfd, "journal.tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (!rc && (jfd < 0 || fd_sink(&jfd, jb.p, jb.len) || fsync(jfd) ||
+			    close(jfd) || renameat(sfd, "journal.tmp", sfd, "journal") || fsync(sfd)))
 			rc = fs_fail_errno(c, "restore", STAGE "/journal", errno ? errno : ENOMEM);
 		buf_free(&jb);
 	}

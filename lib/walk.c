@@ -269,8 +269,9 @@ static int walk_dir(struct walker *w, int fd, size_t len, int depth)
 		e.at = name;
 		e.type = (enum walk_type)l->ents[i].type;
 		e.depth = depth + 1;
-		if (e.type == WALK_DIR && skip_dir(w->o, name))
-			r = WALK_SKIP;
+		if (e.type == WALK_DIR && (skip_dir(w->o, name) ||
+					   (w->c->root && !strcmp(name, WFS_STATE_DIR))))
+			r = WALK_SKIP; /* confined: wickfs's own state is not walked */
 		else if (w->ign && ignored(w->ign, e.rel, name, e.type == WALK_DIR))
 			r = WALK_SKIP;
 		else

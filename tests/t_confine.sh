@@ -144,6 +144,13 @@ check confine.daemon_fast_path_outside "{\"id\":\"f\",\"stdout\":$(jstr "$(outsi
 	"$(rc "{\"id\":\"f\",\"cmd\":\"wickfs read '$out/s.txt'\"}")"
 check confine.daemon_workdir_outside "{\"id\":\"w\",\"stdout\":\"\",\"stderr\":\"\",\"exit_code\":1,\"error\":\"workdir $out: outside the workspace root $ws\"}" \
 	"$(rc "{\"id\":\"w\",\"cmd\":\"cat s.txt\",\"workdir\":\"$out\"}")"
+# The same rule on the command line (exec --cwd was not checked there).
+out_cli=$(WICKFS_ROOT=$ws "$WICKFS" exec --cwd "$out" cat s.txt 2>&1)
+check confine.exec_cwd_outside "{\"ok\":false,\"error\":\"exec --cwd $out: outside the workspace root $ws\"}" "$out_cli"
+ln -sfn "$out" "$ws/cwdlink"
+out_cli=$(WICKFS_ROOT=$ws "$WICKFS" exec --cwd "$ws/cwdlink" cat s.txt 2>&1)
+check_match confine.exec_cwd_through_link "*exec --cwd $ws/cwdlink: a symlink leads outside the workspace root*" "$out_cli"
+rm -f "$ws/cwdlink"
 check confine.daemon_command_inside "{\"id\":\"c\",\"stdout\":\"still inside\\n\",\"stderr\":\"\",\"exit_code\":0}" \
 	"$(rc "{\"id\":\"c\",\"cmd\":\"cat a.txt\",\"workdir\":\"$ws\"}")"
 check confine.daemon_starts_in_root "{\"id\":\"p\",\"stdout\":\"$ws\\n\",\"stderr\":\"\",\"exit_code\":0}" \

@@ -28,11 +28,6 @@ void proc_start(struct daemon *d, struct job *j)
 	long long t;
 	int i;
 
-	if (j->workdir && d->root && confine_check(d->root, j->workdir, err, sizeof(err))) {
-		char msg[1000];
-		snprintf(msg, sizeof(msg), "workdir %.300s: %s", j->workdir, err);
-		return job_fail_now(d, j, msg);
-	}
 	if (j->workdir && (stat(j->workdir, &st) || !S_ISDIR(st.st_mode))) {
 		snprintf(err, sizeof(err), "chdir %.400s: %s", j->workdir,
 			 errno == ENOENT ? "no such file or directory" :

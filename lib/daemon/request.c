@@ -350,6 +350,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	}
 	if (j->mode == JOB_SHELL || j->mode == JOB_EXEC_APPLET) {
 		j->exec.cwd = j->workdir;
+		j->exec.root = d->root;
 		j->exec.in = j->in;
 		j->exec.in_len = j->in_len;
 		j->exec.timeout_ms = j->timeout_s * 1000;

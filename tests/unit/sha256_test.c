@@ -20,6 +20,18 @@ static const char *digest(const void *p, size_t n, size_t piece)
 	return hex;
 }
 
+static const char *hmac_hex(const char *key, size_t klen, const char *a, const char *b)
+{
+	static char hex[65];
+	unsigned char out[32];
+	size_t i;
+
+	sha_hmac((const unsigned char *)key, klen, a, strlen(a), b, strlen(b), out);
+	for (i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", out[i]);
+	return hex;
+}
+
 int main(void)
 {
 	static const char two[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
@@ -41,5 +53,11 @@ int main(void)
 			       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
 			       digest(million, 1000000, pieces[i]));
 	free(million);
+	/* RFC 4231's test cases 1 and 2, the message split anywhere */
+	unit_check_str("hmac.rfc4231.1", "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
+		       hmac_hex("\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b",
+				20, "Hi There", ""));
+	unit_check_str("hmac.rfc4231.2", "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+		       hmac_hex("Jefe", 4, "what do ya ", "want for nothing?"));
 	return unit_done();
 }
