@@ -1,17 +1,18 @@
 /* unpack.c - a gzip tar into a directory, safely
  *
- * APPLET(unpack, "input|i: max-bytes#<0=0 progress", 1, 1, APPLET_CLI_ONLY)
+ * APPLET(unpack, "input|i: max-bytes#<0=0 progress same-permissions|p", 1, 1, APPLET_CLI_ONLY)
  *
  * config APPLET_UNPACK
  *	bool "unpack: a gzip tar into a directory, never outside it"
  *	default y
  *	help
- *	  usage: wickfs unpack [--input FILE] [--max-bytes N] [--progress] DIR
- *	                       < ARCHIVE
+ *	  usage: wickfs unpack [--input FILE] [--max-bytes N] [--progress]
+ *	                       [--same-permissions] DIR < ARCHIVE
  *
  *	  Extract a gzip-compressed tar (ustar, pax or GNU; one or more gzip
  *	  members) into DIR, created when missing. Regular files, directories
- *	  and symlinks are written with their modes and mtimes; other types are
+ *	  and symlinks are written with their mtimes and their modes less the
+ *	  umask (for root too) and never setuid or setgid; other types are
  *	  skipped and listed. An entry that would land outside DIR (an absolute
  *	  name, "..", or a path through a symlink, one made by the archive
  *	  included) is refused and the error names it. Each file is written
@@ -28,6 +29,8 @@
  *	                    WICKFS_UNPACK_MAX): the gzip-bomb bound
  *	  --progress        files, bytes and rate on stderr while unpacking,
  *	                    when stderr is a terminal (quiet otherwise)
+ *	  -p, --same-permissions  the stored modes, not cut by the umask
+ *	                    (still never setuid or setgid)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +53,7 @@ int unpack_main(struct req *r)
 		return reply_error(r, "unpack: --max-bytes takes a byte count");
 	o.dir = r->argv[0];
 	o.max_bytes = (unsigned long long)max;
+	o.same_permissions = opt_has(r, OPT_same_permissions);
 	o.in_fd = r->in_fd >= 0 ? r->in_fd : 0;
 	o.progress = req_progress(r, OPT_progress, &prog);
 	if (input) {

@@ -104,7 +104,7 @@ int upload_main(struct req *r)
 	if (!rc && opt_has(r, OPT_last) && !tree && renameat(dfd, name, dfd, base))
 		rc = reply_error(r, "upload %s: %s", path, strerror(errno));
 	if (!rc && opt_has(r, OPT_last) && tree) {
-		struct wfs_unpack_opts u = {path, openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), 0, NULL};
+		struct wfs_unpack_opts u = {path, openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), 0, NULL, 0};
 		rc = u.in_fd < 0 ? wfs_fail(r->ctx, "upload %s: %s", part, strerror(errno))
 				 : wfs_unpack(r->ctx, &u, &res);
 		if (u.in_fd >= 0)

@@ -53,6 +53,8 @@ struct wfs_unpack_opts {
 	int in_fd;
 	unsigned long long max_bytes; /* 0: ARCHIVE_DEFAULT_MAX */
 	struct wfs_progress *progress; /* NULL: none */
+	int same_permissions;         /* modes as stored (less setuid and
+					 setgid), not cut by the umask */
 };
 
 /* Every entry lands beneath dir or the whole call fails naming it: no

@@ -53,6 +53,8 @@ int fs_open_dir_made(struct wfs_ctx *c, const char *op, const char *path);
  * cause (a parent that could not be made says why, not its child's
  * ENOENT). */
 int fs_mkdirs(char *p);
+/* The process umask, read without changing it (022 when unknown). */
+unsigned fs_umask(void);
 /* The directory that holds path, opened as fs_open_dir does, and path's
  * last name in it (*base, inside path): for *at calls on that name. */
 int fs_open_parent(struct wfs_ctx *c, const char *op, const char *path,

@@ -393,6 +393,7 @@ struct unpacker {
 	unsigned seq;
 	char *buf;
 	unsigned long long done_bytes; /* file data written, for progress */
+	unsigned mask;     /* what of an entry's mode is applied */
 };
 
 static ssize_t unpack_source(void *arg, void *p, size_t n)
@@ -629,7 +630,7 @@ static int unpack_file(struct unpacker *u, const struct tar_entry *e,
 		wfs_fail(u->c, "unpack: %s", tar_error(u->tr));
 		goto fail;
 	}
-	if (fchmod(fd, e->mode & 01777) || futimens(fd, ts) || close(fd)) {
+	if (fchmod(fd, e->mode & u->mask) || futimens(fd, ts) || close(fd)) {
 		fd = -1;
 		wfs_fail(u->c, "unpack %s: %s", e->name, strerror(errno));
 		goto fail;
@@ -684,7 +685,7 @@ static int unpack_dir(struct unpacker *u, const struct tar_entry *e,
 	}
 	u->res->dirs++;
 	if (u->ndirs == MAX_DEPTH) {
-		fchmod(fd, (e->mode & 01777) | 0700); /* too deep to defer */
+		fchmod(fd, (e->mode & u->mask) | 0700); /* too deep to defer */
 		close(fd);
 		return 0;
 	}
@@ -695,7 +696,7 @@ static int unpack_dir(struct unpacker *u, const struct tar_entry *e,
 		return wfs_fail(u->c, "unpack %s: out of memory", e->name);
 	}
 	d->fd = fd;
-	d->mode = e->mode & 01777;
+	d->mode = e->mode & u->mask;
 	d->mtime.tv_sec = e->mtime;
 	d->mtime.tv_nsec = e->mtime_nsec;
 	u->ndirs++;
@@ -777,6 +778,10 @@ int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 	u->res = res;
 	u->parent_fd = -1;
 	u->limit = o->max_bytes ? o->max_bytes : env_limit();
+	/* Never setuid or setgid; the umask too unless asked to keep the
+	 * archive's permissions (for root as well: an archive here is
+	 * input from elsewhere, not a backup being restored). */
+	u->mask = 01777 & (o->same_permissions ? 07777 : ~fs_umask());
 	/* confined: made and opened beneath the root, as for pack */
 	u->rootfd = c->root ? fs_open_dir_made(c, "unpack", o->dir)
 			    : open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -194,6 +194,22 @@ int fs_open_dir(struct wfs_ctx *c, const char *op, const char *path)
 	return fd;
 }
 
+unsigned fs_umask(void)
+{
+	char b[2048], *p;
+	ssize_t n;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	/* umask() cannot be read without being set, which other threads
+	 * would see: Linux 4.7 and later show it here. */
+	n = fd < 0 ? -1 : read(fd, b, sizeof(b) - 1);
+	if (fd >= 0)
+		close(fd);
+	b[n > 0 ? n : 0] = 0;
+	p = strstr(b, "\nUmask:");
+	return p ? (unsigned)strtoul(p + 8, NULL, 8) & 0777 : 022;
+}
+
 int fs_mkdirs(char *p)
 {
 	int first = 0;

@@ -344,3 +344,20 @@ else
 	skip pack.progress.tty "no script(1) for a terminal"
 	skip unpack.progress.tty "no script(1) for a terminal"
 fi
+
+# Modes: the umask applies (a directory stored 7777 once unpacked 1777,
+# world-writable), for root too; --same-permissions keeps the stored
+# modes; setuid and setgid never.
+pm=$TEST_TMP/perm
+rm -rf "$pm" && mkdir -p "$pm/src/dir"
+printf 'x' >"$pm/src/dir/f"
+chmod 7777 "$pm/src/dir"
+chmod 6777 "$pm/src/dir/f"
+tar -czf "$pm/t.tgz" -C "$pm/src" dir
+chmod 755 "$pm/src/dir"
+(umask 022 && "$WICKFS" unpack --input "$pm/t.tgz" "$pm/o" >/dev/null)
+check unpack.modes.umask_022 "1755 755" "$(stat -c %a "$pm/o/dir" "$pm/o/dir/f" | tr '\n' ' ' | sed 's/ $//')"
+(umask 077 && "$WICKFS" unpack --input "$pm/t.tgz" "$pm/o77" >/dev/null)
+check unpack.modes.umask_077 "1700 700" "$(stat -c %a "$pm/o77/dir" "$pm/o77/dir/f" | tr '\n' ' ' | sed 's/ $//')"
+(umask 022 && "$WICKFS" unpack --same-permissions --input "$pm/t.tgz" "$pm/op" >/dev/null)
+check unpack.modes.same_permissions "1777 777" "$(stat -c %a "$pm/op/dir" "$pm/op/dir/f" | tr '\n' ' ' | sed 's/ $//')"
