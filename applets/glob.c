@@ -27,6 +27,7 @@
 #define FOR_glob
 #include "applet.h"
 #include "json.h"
+#include "walk.h"
 
 int glob_main(struct req *r)
 {
@@ -61,6 +62,7 @@ int glob_main(struct req *r)
 	}
 	buf_puts(r->out, "],\"truncated\":");
 	json_bool(r->out, res.truncated);
+	walk_errors_json(r->out, res.errors);
 	buf_putc(r->out, '}');
 	return reply_ok_end(r);
 }

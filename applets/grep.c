@@ -43,6 +43,7 @@
 #define FOR_grep
 #include "applet.h"
 #include "json.h"
+#include "walk.h"
 
 struct emitter {
 	struct req *r;
@@ -147,6 +148,7 @@ int grep_main(struct req *r)
 	}
 	buf_puts(r->out, "],\"truncated\":");
 	json_bool(r->out, res.truncated);
+	walk_errors_json(r->out, res.errors);
 	if (em.nskipped) {
 		buf_puts(r->out, ",\"skipped\":[");
 		buf_add(r->out, em.skipped.p, em.skipped.len);

@@ -125,7 +125,7 @@ static inline struct walk_opts opt_walk(const struct req *r, int hidden,
 					int no_skip, int gitignore)
 {
 	struct walk_opts w = {opt_has(r, hidden), opt_has(r, no_skip),
-			      opt_has(r, gitignore)};
+			      opt_has(r, gitignore), NULL};
 	return w;
 }
 

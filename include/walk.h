@@ -18,6 +18,25 @@ struct walk_ent {
 	int depth;          /* 0 for the root */
 };
 
+/* Paths a walk or a search could not read, with the cause: a bounded
+ * list (WALK_MAX_ERRORS kept, every one counted), in the ctx's arena. */
+#define WALK_MAX_ERRORS 100
+struct walk_errors {
+	struct walk_error {
+		const char *path, *error;
+	} *v;
+	size_t n;
+	unsigned long long total;
+};
+/* Record path's failure (err an errno). Not thread-safe: the arena. */
+void walk_error_add(struct wfs_ctx *c, struct walk_errors *e, const char *path, int err);
+/* ,"errors":[{"path","error"}],"errors_total":N, when there is any: the
+ * reference's shape is unchanged when everything could be read. */
+void walk_errors_json(struct buf *b, const struct walk_errors *e);
+/* A failure worth telling: not a file that vanished, nor a symlink
+ * swapped in or refused by the confinement. */
+int walk_error_worth(int err);
+
 /* Callback results. */
 #define WALK_CONTINUE 0
 #define WALK_SKIP 1 /* for a directory: do not descend */

@@ -123,10 +123,14 @@ struct walk_opts {
 	int hidden;   /* directories whose name starts with '.' */
 	int no_skip;  /* node_modules, __pycache__, vendor */
 	int gitignore; /* honour .gitignore files */
+	/* A directory that could not be read (called with the walk's arg);
+	 * NULL: skipped quietly, as the reference does. */
+	void (*on_error)(void *arg, const char *path, int err);
 };
 
 /* grep */
 struct wfs_grep_match;
+struct walk_errors;
 struct wfs_grep_opts {
 	const char *pattern;
 	const char *path;      /* default "." */
@@ -160,6 +164,7 @@ struct wfs_grep_result {
 	size_t n;
 	int truncated;
 	size_t skipped; /* files over WICKFS_MAX_FILE */
+	struct walk_errors *errors; /* files and directories not read */
 };
 int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	     struct wfs_grep_result *res);
@@ -178,6 +183,7 @@ struct wfs_glob_result {
 	const char **files;
 	size_t n;
 	int truncated;
+	struct walk_errors *errors; /* directories not read */
 };
 int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	     struct wfs_glob_result *res);

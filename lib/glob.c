@@ -17,7 +17,15 @@ struct glob_state {
 	struct timespec *mtime; /* with sort_mtime: each file's, from the walk */
 	size_t n, cap, mcap; /* mcap: mtime's room */
 	int truncated, oom;
+	struct walk_errors errors;
 };
+
+static void glob_failed(void *arg, const char *path, int err)
+{
+	struct glob_state *g = arg;
+
+	walk_error_add(g->c, &g->errors, path, err);
+}
 
 static int type_ok(const struct glob_state *g, const struct walk_ent *e)
 {
@@ -98,6 +106,7 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 
 	g.c = c;
 	g.o = o;
+	res->errors = NULL;
 	if (glob_match_path(o->pattern, "") < 0)
 		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [ or {, a trailing \\, "
 				"or over %d {a,b} expansions", o->pattern, GLOB_BRACE_MAX);
@@ -105,13 +114,17 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	if (walk_open_root(c, "glob", o->path, O_PATH, &fd))
 		return -1;
 	if (fd >= 0) {
-		rc = wfs_walk(c, o->path, fd, &o->walk, glob_visit, &g);
+		struct walk_opts wo = o->walk;
+		wo.on_error = glob_failed;
+		rc = wfs_walk(c, o->path, fd, &wo, glob_visit, &g);
 		close(fd);
 		if (rc)
 			return -1;
 	}
 	if (g.oom)
 		return wfs_fail(c, "glob %s: out of memory", o->path);
+	if (g.errors.total && (res->errors = arena_alloc(c->arena, sizeof(*res->errors))))
+		*res->errors = g.errors;
 	if (o->sort_mtime && g.n) {
 		struct mtime_ent *m = arena_alloc(c->arena, g.n * sizeof(*m));
 		if (!m)

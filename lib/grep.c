@@ -47,6 +47,7 @@ struct hits {
 	int oom;
 	int limit;       /* the regex engine hit an internal limit */
 	int too_big;     /* over WICKFS_MAX_FILE (decompressed): skipped */
+	int open_err;    /* the file could not be opened: errno */
 	size_t bytes;    /* held in v, roughly */
 	/* Called when bytes grows past GREP_HOLD: hand what is held to the
 	 * output once this file's turn comes, so memory stays bounded. */
@@ -440,6 +441,7 @@ static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
 	char *buf;
 	int first = 1, eof = 0;
 
+	h->open_err = fd < 0 ? errno : 0; /* the open was our argument */
 	memset(&s, 0, sizeof(s));
 	s.g = g;
 	s.re = re;
@@ -611,6 +613,7 @@ struct grep_run {
 	struct re *re;         /* the caller's; workers use clones */
 
 	pthread_mutex_t mu;
+	struct walk_errors errors; /* with the merge: in walk order */
 	pthread_cond_t work, done, space;
 	struct slot ring[GREP_RING];
 	size_t queued, taken, merged; /* job counters */
@@ -715,6 +718,8 @@ static void merge_file(struct grep_run *g, const char *path, struct hits *h)
 	const char *file;
 	size_t i;
 
+	if (h->open_err && walk_error_worth(h->open_err) && !g->stop)
+		walk_error_add(g->c, &g->errors, path, h->open_err);
 	if (g->stop || (!h->count && !h->n && !h->limit && !h->oom && !h->too_big))
 		return;
 	if (h->too_big) {
@@ -952,6 +957,19 @@ static void flush_now(struct hits *h, void *arg)
 	hits_clear(h);
 }
 
+/* A directory the walk could not read; the arena is shared with the
+ * merge, which workers run too. */
+static void walk_failed(void *arg, const char *path, int err)
+{
+	struct grep_run *g = arg;
+
+	if (g->nthreads)
+		pthread_mutex_lock(&g->mu);
+	walk_error_add(g->c, &g->errors, path, err);
+	if (g->nthreads)
+		pthread_mutex_unlock(&g->mu);
+}
+
 static int visit(void *arg, const struct walk_ent *e)
 {
 	struct grep_run *g = arg;
@@ -1081,6 +1099,7 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 {
 	struct grep_run *g;
 	pthread_t tid[GREP_MAX_THREADS];
+	struct walk_opts wo;
 	char err[512];
 	unsigned flags;
 	char *pat;
@@ -1138,7 +1157,9 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	}
 	if (!n)
 		g->nthreads = 0;
-	if (rootfd >= 0 && wfs_walk(c, o->path, rootfd, &o->walk, visit, g))
+	wo = o->walk;
+	wo.on_error = walk_failed;
+	if (rootfd >= 0 && wfs_walk(c, o->path, rootfd, &wo, visit, g))
 		rc = -1;
 	pthread_mutex_lock(&g->mu);
 	if (rc)
@@ -1160,6 +1181,8 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	if (g->limit_file && !rc)
 		rc = wfs_fail(c, "grep %s: the regex engine hit its memory limit; simplify the pattern",
 			      g->limit_file);
+	if (g->errors.total && (res->errors = arena_alloc(c->arena, sizeof(*res->errors))))
+		*res->errors = g->errors;
 	free(g->sc.buf);
 	re_free(g->re);
 	if (g->rootfd >= 0)

@@ -22,6 +22,7 @@
 #include "fsutil.h"
 #include "globmatch.h"
 #include "ignore.h"
+#include "json.h"
 #include "util.h"
 #include "walk.h"
 
@@ -240,8 +241,11 @@ static int walk_dir(struct walker *w, int fd, size_t len, int depth)
 		w->nlists = n;
 	}
 	if (read_names(fd, &w->lists[depth])) {
+		int e = errno;
 		close(fd);
-		return WALK_CONTINUE; /* unreadable: skipped, as the reference */
+		if (w->o->on_error && walk_error_worth(e))
+			w->o->on_error(w->arg, dirpath, e);
+		return WALK_CONTINUE; /* unreadable: skipped, told when asked */
 	}
 	if (w->o->gitignore && (mine = ignore_load(fd, w->c->root != NULL, rel, outer)))
 		w->ign = mine;
@@ -285,6 +289,8 @@ static int walk_dir(struct walker *w, int fd, size_t len, int depth)
 						O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 			if (sub >= 0)
 				rc = walk_dir(w, sub, len + add, depth + 1);
+			else if (w->o->on_error && walk_error_worth(errno))
+				w->o->on_error(w->arg, w->buf, errno);
 		}
 		w->buf[len] = 0;
 	}
@@ -339,6 +345,8 @@ int wfs_walk(struct wfs_ctx *c, const char *root, int rootfd,
 		w.buf[0] = 0;
 	/* a reading descriptor of its own: rootfd may be O_PATH */
 	fd = fs_openat_raw(rootfd, ".", O_RDONLY | O_DIRECTORY);
+	if (fd < 0 && o->on_error && walk_error_worth(errno))
+		o->on_error(arg, root, errno);
 	r = fd < 0 ? 0 : walk_dir(&w, fd, w.rel_off, 0);
 	while (w.nlists > 0)
 		names_free(&w.lists[--w.nlists]);
@@ -356,10 +364,52 @@ int walk_open_root(struct wfs_ctx *c, const char *op, const char *root,
 		      : fs_open_raw(root, flags);
 	if (*fd >= 0)
 		return 0;
-	/* A root that does not exist (or cannot be reached) finds nothing,
-	 * as the reference; a refusal of the confinement is an error. */
+	/* A root that does not exist finds nothing, as the reference; one
+	 * that cannot be read (as GNU grep says) or that the confinement
+	 * refuses is an error. */
 	if (c->root && errno == EXDEV)
 		return -1;
+	if (errno != ENOENT && errno != ENOTDIR) {
+		int e = errno;
+		c->err[0] = 0;
+		return fs_fail_errno(c, op, root, e);
+	}
 	c->err[0] = 0;
 	return 0;
+}
+
+int walk_error_worth(int err)
+{
+	return err != ENOENT && err != ENOTDIR && err != ELOOP && err != EXDEV;
+}
+
+void walk_error_add(struct wfs_ctx *c, struct walk_errors *e, const char *path, int err)
+{
+	char eb[128];
+
+	if (e->total++ >= WALK_MAX_ERRORS)
+		return;
+	if (!e->v && !(e->v = arena_alloc(c->arena, WALK_MAX_ERRORS * sizeof(*e->v))))
+		return;
+	e->v[e->n].path = arena_strdup(c->arena, path);
+	e->v[e->n].error = arena_strdup(c->arena, wfs_strerror(err, eb, sizeof(eb)));
+	if (e->v[e->n].path && e->v[e->n].error)
+		e->n++;
+}
+
+void walk_errors_json(struct buf *b, const struct walk_errors *e)
+{
+	size_t i;
+
+	if (!e || !e->total)
+		return;
+	buf_puts(b, ",\"errors\":[");
+	for (i = 0; i < e->n; i++) {
+		buf_puts(b, i ? ",{\"path\":" : "{\"path\":");
+		json_cstr(b, e->v[i].path);
+		buf_puts(b, ",\"error\":");
+		json_cstr(b, e->v[i].error);
+		buf_putc(b, '}');
+	}
+	buf_printf(b, "],\"errors_total\":%llu", e->total);
 }

@@ -86,3 +86,20 @@ expect glob.truncate.across_dirs 0 "$(res true "${want[@]}")" glob 'f*' "$t/tree
 
 expect_error glob.usage "usage: wickfs glob" glob
 check_match glob.usage.prefix 'usage: wickfs glob*' "$(err_msg)"
+
+# A directory that cannot be read is told in "errors" (absent otherwise).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	ge=$TEST_TMP/unreadable
+	mkdir -p "$ge/ok" "$ge/closed"
+	: >"$ge/ok/a.txt"
+	: >"$ge/closed/b.txt"
+	chmod 000 "$ge/closed"
+	chmod 755 "$TEST_TMP" "$ge"
+	out=$(cd "$ge" && setpriv --reuid=65534 --regid=65534 --clear-groups "$WICKFS" glob '**/*.txt' .)
+	check glob.errors.unreadable_dir '{"ok":true,"data":{"files":["ok/a.txt"],"truncated":false,"errors":[{"path":"closed","error":"permission denied"}],"errors_total":1}}' "$out"
+	chmod 755 "$ge/closed"
+	out=$(cd "$ge" && "$WICKFS" glob '**/*.txt' .)
+	check glob.errors.none_when_all_read '{"ok":true,"data":{"files":["closed/b.txt","ok/a.txt"],"truncated":false}}' "$out"
+else
+	skip glob.errors "needs root and setpriv to run as a user who cannot read"
+fi

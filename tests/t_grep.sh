@@ -181,3 +181,29 @@ for i in $(seq -w 1 150); do
 done
 for i in $(seq -w 1 100); do want+=("$(m "$t/many/f$i" 1 'hit a')" "$(m "$t/many/f$i" 2 'hit b')"); done
 expect grep.truncate.across_files 0 "$(res true "${want[@]}")" grep hit "$t/many"
+
+# What cannot be read is told, not skipped without a word: a bounded
+# "errors" list beside the matches (absent when everything was read), and
+# a named file that cannot be read is an error, as GNU grep says.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	ue=$TEST_TMP/unreadable
+	mkdir -p "$ue/ok" "$ue/closed"
+	for i in $(seq 1 30); do echo hit >"$ue/ok/f$i"; done
+	echo hit >"$ue/closed/b"
+	echo hit >"$ue/secret"
+	chmod 000 "$ue/closed" "$ue/secret"
+	chmod 755 "$TEST_TMP" "$ue"
+	as_nobody() { (cd "$ue" && setpriv --reuid=65534 --regid=65534 --clear-groups "$WICKFS" "$@"); }
+	for th in 1 4; do
+		out=$(WICKFS_THREADS=$th as_nobody grep -c hit .)
+		check "grep.errors.threads_$th" 'false,"errors":[{"path":"closed","error":"permission denied"},{"path":"secret","error":"permission denied"}],"errors_total":2}}' "${out#*\"truncated\":}"
+		check "grep.errors.threads_$th.counts" 30 "$(printf '%s' "$out" | grep -o '"count":1' | wc -l)"
+	done
+	out=$(as_nobody grep hit secret)
+	check grep.errors.named_file '{"ok":false,"error":"grep secret: permission denied"}' "$out"
+	out=$(as_nobody grep hit ok)
+	check_match grep.errors.none_when_all_read '*"truncated":false}}' "$out"
+	chmod 755 "$ue/closed" && chmod 644 "$ue/secret"
+else
+	skip grep.errors "needs root and setpriv to run as a user who cannot read"
+fi
