@@ -31,7 +31,8 @@ static void usage(FILE *f)
 		   "       wickfs --list | --version | --help | help APPLET\n"
 		   "       wickfs --install [-s] DIR  (wickfs-APPLET links in DIR: hard,\n"
 		   "                                  else symbolic; -s: symbolic)\n"
-		   "       wickfs --root DIR APPLET ...  (confined to DIR, as WICKFS_ROOT=DIR)\n\n"
+		   "       wickfs --root DIR APPLET ...  (confined to DIR, as WICKFS_ROOT=DIR;\n"
+		   "                                      relative paths are relative to DIR)\n\n"
 		   "applets:",
 		WFS_VERSION);
 	for (i = 0; i < applet_count; i++)
@@ -219,6 +220,10 @@ int main(int argc, char **argv)
 	r.ctx = &ctx;
 	if (wfs_ctx_init(&ctx, &arena)) {
 		reply_error(&r, "%s", ctx.err);
+		rc = 1;
+	} else if (ctx.root && !ctx.root_errno && chdir(ctx.root)) {
+		/* relative paths are relative to the root, as in the daemon */
+		reply_error(&r, "workspace root %s (WICKFS_ROOT): %s", ctx.root, strerror(errno));
 		rc = 1;
 	} else {
 		rc = applet_run(a, &r, argc - 1, argv + 1);

@@ -2,6 +2,7 @@
  * workspace root, read-only mode, deadline and cancel flag, the clock,
  * and the error message with its cause. */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,12 @@ void wfs_ctx_set_root(struct wfs_ctx *c, const char *root)
 		c->root_errno = ENOMEM;
 	} else if (!real) {
 		c->root_errno = errno;
+	} else {
+		struct stat st;
+		if (stat(real, &st))
+			c->root_errno = errno;
+		else if (!S_ISDIR(st.st_mode))
+			c->root_errno = ENOTDIR;
 	}
 	free(real);
 }
