@@ -226,7 +226,7 @@ $(FUZZ_BINS): $(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_B)/libfuzzwickfs.a
 		$(FUZZ_B)/libfuzzwickfs.a -lz -lpthread
 
 clean:
-	menuconfig test test-cross demo release install bench clean distclean fuzz fuzz-smoke
+	rm -rf $(B)/obj* $(GEN) $(B)/wickfs* $(B)/test $(B)/release $(B)/bloat $(FUZZ_B)
 
 distclean: clean
 	rm -rf $(B) .config .config.old
