@@ -36,8 +36,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 obj=build/obj
 
-lib_srcs=$(find lib -name '*.c' | sort)
-lib_files=$(find lib -name '*.[ch]' | sort)
+mapfile -t lib_srcs < <(find lib -name '*.c' | sort)
+mapfile -t lib_files < <(find lib -name '*.[ch]' | sort)
 
 # ---- a. no applet header ----
 # Every #include "..." of lib/ and include/, resolved as the compiler does
@@ -46,9 +46,9 @@ lib_files=$(find lib -name '*.[ch]' | sort)
 # then followed from each lib file until it reaches an applet header.
 {
 	find lib include applets -name '*.[ch]' | sed 's/^/F /'
-	grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $lib_files include/*.h |
+	grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "${lib_files[@]}" include/*.h |
 		sed 's/^\([^:]*\):[^"]*"\([^"]*\)".*/I \1 \2/'
-} | awk -v files="$lib_files" '
+} | awk -v files="${lib_files[*]}" '
 	function norm(p,    n, parts, out, k, i) {
 		n = split(p, parts, "/")
 		k = 0
@@ -82,7 +82,8 @@ lib_files=$(find lib -name '*.[ch]' | sort)
 		d = $2
 		sub(/\/[^\/]*$/, "", d)
 		r = norm(d "/" $3)
-		if (!(r in exists)) r = ("include/" $3 in exists) ? "include/" $3 : "gen/" $3
+		if (!(r in exists) && r !~ /^applets\//)
+			r = ("include/" $3 in exists) ? "include/" $3 : "gen/" $3
 		inc[$2, ++ninc[$2]] = r
 	}
 	END {
@@ -102,7 +103,7 @@ fi
 # ---- objects for b and c ----
 have_objs=1
 why=""
-for f in $lib_srcs; do
+for f in "${lib_srcs[@]}"; do
 	o=$obj/${f%.c}.o
 	if [ ! -f "$o" ]; then
 		have_objs=0
@@ -124,16 +125,16 @@ fi
 # SYMBOL" for every one it uses; OBJECT is its source (lib/x.c,
 # applets/y.c, gen/applets.c).
 syms() {
-	local objs="" f
+	local objs=() f
 	# Objects of the sources there are: one left behind by a renamed or
 	# removed file does not count.
-	for f in $lib_srcs applets/*.c gen/applets.c; do
-		[ -f "$obj/${f%.c}.o" ] && objs="$objs $obj/${f%.c}.o"
+	for f in "${lib_srcs[@]}" applets/*.c gen/applets.c; do
+		[ -f "$obj/${f%.c}.o" ] && objs+=("$obj/${f%.c}.o")
 	done
 	# -A: "FILE: SYMBOL TYPE ..." per line, one nm for all the objects.
 	{
-		nm -A -P -g --defined-only $objs | sed 's/^/D /'
-		nm -A -P -u $objs | sed 's/^/U /'
+		nm -A -P -g --defined-only "${objs[@]}" | sed 's/^/D /'
+		nm -A -P -u "${objs[@]}" | sed 's/^/U /'
 	} | awk -v obj="$obj/" '{
 		src = substr($2, length(obj) + 1)
 		sub(/\.o:$/, ".c", src)
@@ -264,7 +265,7 @@ sysdirs=$(echo | "${CC:-musl-gcc}" -E -Wp,-v -x c - 2>&1 >/dev/null | sed -n 's/
 [ -n "$sysdirs" ] || sysdirs=/usr/include
 missing=()
 seen=""
-for f in $lib_srcs; do
+for f in "${lib_srcs[@]}"; do
 	rel=${f#lib/}
 	case $rel in
 	*/*)
