@@ -4,6 +4,9 @@ ifeq ($(origin CC),default)
 CC := musl-gcc
 endif
 STATIC ?= 1
+# STRIP=0 keeps the symbol table in a static build (scripts/bloat.sh and
+# debuggers need it); any other value, or none, strips.
+STRIP ?= 1
 ARCH ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -51,7 +54,7 @@ LIBS := -lpthread
 ifeq ($(STATIC),1)
 # lib/fmt.c's printf family instead of musl's: 10 KB less (no floats).
 override CFLAGS += -I$(ZLIB)/include -DWFS_OWN_PRINTF
-override LDFLAGS += -static -s
+override LDFLAGS += -static $(if $(filter 0,$(STRIP)),,-s)
 LIBS += $(ZLIB)/lib/libz.a
 else
 LIBS += -lz
@@ -82,7 +85,7 @@ BIN := $(B)/wickfs$(if $(ARCH),-$(ARCH))$(if $(filter 0,$(STATIC)),-dyn)
 all: $(BIN)
 
 help:
-	@echo "make [CC=.. STATIC=0 ARCH=aarch64|armv7|i386|ppc64le|s390x|riscv64]  build $(B)/wickfs"
+	@echo "make [CC=.. STATIC=0 STRIP=0 ARCH=aarch64|armv7|i386|ppc64le|s390x|riscv64]  build $(B)/wickfs"
 	@echo "make defconfig|allnoconfig|allyesconfig|oldconfig|menuconfig"
 	@echo "make demo       install deps, build, drive every applet and the daemon"
 	@echo "make test       install deps, build, run tests/run"
@@ -226,7 +229,7 @@ $(FUZZ_BINS): $(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_B)/libfuzzwickfs.a
 		$(FUZZ_B)/libfuzzwickfs.a -lz -lpthread
 
 clean:
-	menuconfig test test-cross demo release install bench clean distclean fuzz fuzz-smoke
+	rm -rf $(B)/obj* $(GEN) $(B)/wickfs* $(B)/test $(B)/release $(B)/bloat $(FUZZ_B)
 
 distclean: clean
 	rm -rf $(B) .config .config.old

@@ -11,6 +11,7 @@
 #   file                               tests/t_build.sh, t_aarch64.sh, demo
 #   clang libclang-rt-dev zlib1g-dev   the sanitizer pass of tests/run
 #                                      (clang with its ASan/UBSan runtime)
+#   clang-format                       tests/t_style.sh (.clang-format)
 #   busybox-static                     tests/t_inject_busybox.sh
 #   strace                             tests/t_write.sh (WICKFS_FSYNC)
 #   util-linux                         unshare, setsid, flock (tests)
@@ -28,7 +29,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"
 zdir="$build/zlib"
 pkgs="make gcc libc6-dev musl-tools kconfig-frontends-nox bzip2 xz-utils file
-	clang libclang-rt-dev zlib1g-dev busybox-static strace util-linux
+	clang libclang-rt-dev zlib1g-dev clang-format busybox-static strace util-linux
 	unicode-data python3 time debootstrap pigz"
 
 say() { printf 'deps: %s\n' "$*" >&2; }

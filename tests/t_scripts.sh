@@ -42,3 +42,43 @@ SH
 	check scripts.apt.all_installed 8 "$(wc -l <"$FAKE_APT_LOG" 2>/dev/null | tr -d ' ')"
 	check_match scripts.apt.lock_timeout "*DPkg::Lock::Timeout=*install*pkg-*" "$(grep install "$FAKE_APT_LOG" | head -n 1)"
 fi
+
+# scripts/bloat.sh OLD NEW: two small programs that differ by one
+# function's size (100 bytes of filler more), one function removed and one
+# added; the report names each with its delta.
+if ! command -v gcc >/dev/null 2>&1; then
+	skip scripts.bloat "gcc missing"
+else
+	b=$TEST_TMP/bloat
+	mkdir -p "$b"
+	cat >"$b/old.c" <<'C'
+__attribute__((noinline)) void grow(void) { __asm__ volatile(".fill 16, 1, 0x90"); }
+__attribute__((noinline)) void gone(void) { __asm__ volatile(".fill 8, 1, 0x90"); }
+int main(void) { grow(); gone(); return 0; }
+C
+	cat >"$b/new.c" <<'C'
+__attribute__((noinline)) void grow(void) { __asm__ volatile(".fill 116, 1, 0x90"); }
+__attribute__((noinline)) void fresh(void) { __asm__ volatile(".fill 40, 1, 0x90"); }
+int main(void) { grow(); fresh(); return 0; }
+C
+	if ! gcc -O1 -o "$b/old" "$b/old.c" 2>"$b/cc.err" ||
+		! gcc -O1 -o "$b/new" "$b/new.c" 2>>"$b/cc.err"; then
+		fail scripts.bloat "gcc: $(head -c 300 "$b/cc.err")"
+	else
+		report=$(sh "$top/scripts/bloat.sh" "$b/old" "$b/new" 2>&1)
+		rc=$?
+		check scripts.bloat.exit 0 "$rc"
+		row() { printf '%s\n' "$report" | awk -v s="$1" '$1 == s { print $2, $3, $4 }'; }
+		# The sizes themselves depend on the compiler; the delta does not.
+		check_match scripts.bloat.grow "* +100" "$(row grow)"
+		check_match scripts.bloat.added "- * +*" "$(row fresh)"
+		check_match scripts.bloat.removed "* - -*" "$(row gone)"
+		check scripts.bloat.main_unchanged "" "$(row main)"
+		check_match scripts.bloat.first "grow *" "$(printf '%s\n' "$report" | sed -n 2p)"
+		check_match scripts.bloat.summary "*add/remove: 1/1 grow/shrink: 1/0 up/down: *" "$report"
+		check_match scripts.bloat.sections "*text * +*" "$report"
+		strip -o "$b/old.stripped" "$b/old"
+		sh "$top/scripts/bloat.sh" "$b/old.stripped" "$b/new" >/dev/null 2>"$b/err"
+		check_match scripts.bloat.stripped_refused "*no symbols*" "$(cat "$b/err")"
+	fi
+fi
