@@ -144,6 +144,15 @@ check confine.daemon_fast_path_outside "{\"id\":\"f\",\"stdout\":$(jstr "$(outsi
 	"$(rc "{\"id\":\"f\",\"cmd\":\"wickfs read '$out/s.txt'\"}")"
 check confine.daemon_workdir_outside "{\"id\":\"w\",\"stdout\":\"\",\"stderr\":\"\",\"exit_code\":1,\"error\":\"workdir $out: outside the workspace root $ws\"}" \
 	"$(rc "{\"id\":\"w\",\"cmd\":\"cat s.txt\",\"workdir\":\"$out\"}")"
+# Relative paths are relative to the root, wherever the CLI is started
+# (they were resolved against the working directory: "outside the
+# workspace root" for a file that is in it); a root that is a file says so.
+out_cli=$(cd / && "$WICKFS" --root "$ws" read a.txt 2>&1)
+check confine.relative_to_root '{"ok":true,"data":"still inside\n"}' "$out_cli"
+out_cli=$(cd / && WICKFS_ROOT=$ws "$WICKFS" exec pwd 2>&1)
+check confine.exec_starts_in_root "{\"ok\":true,\"data\":{\"stdout\":\"$ws\\n\",\"stderr\":\"\",\"exit_code\":0}}" "$out_cli"
+out_cli=$("$WICKFS" --root "$ws/a.txt" read a.txt 2>&1)
+check confine.root_not_a_directory "{\"ok\":false,\"error\":\"read a.txt: workspace root $ws/a.txt (WICKFS_ROOT): not a directory\"}" "$out_cli"
 # The same rule on the command line (exec --cwd was not checked there).
 out_cli=$(WICKFS_ROOT=$ws "$WICKFS" exec --cwd "$out" cat s.txt 2>&1)
 check confine.exec_cwd_outside "{\"ok\":false,\"error\":\"exec --cwd $out: outside the workspace root $ws\"}" "$out_cli"
