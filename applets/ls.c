@@ -10,7 +10,8 @@
  *
  *	  List PATH (default ".", also for ""), sorted by name:
  *	  [{"name","type","size"}], type "file", "dir" or "symlink",
- *	  size from lstat.
+ *	  size from lstat. A fifo, socket or device is a "file", as the
+ *	  reference says, with "kind" naming it as stat does.
  *
  *	  --depth N  list N levels (1: PATH only, the default; 0: no limit);
  *	             names are relative to PATH ("sub/f.txt"), each
@@ -47,7 +48,12 @@ int ls_main(struct req *r)
 		json_cstr(r->out, e[i].name);
 		buf_puts(r->out, ",\"type\":");
 		json_cstr(r->out, e[i].type);
-		buf_printf(r->out, ",\"size\":%lld}", e[i].size);
+		buf_printf(r->out, ",\"size\":%lld", e[i].size);
+		if (e[i].kind) { /* additive: the reference calls these files */
+			buf_puts(r->out, ",\"kind\":");
+			json_cstr(r->out, e[i].kind);
+		}
+		buf_putc(r->out, '}');
 	}
 	buf_putc(r->out, ']');
 	return reply_ok_end(r);

@@ -87,6 +87,8 @@ long long wfs_now_ns(void);
 struct wfs_dirent {
 	const char *name;
 	const char *type; /* "file", "dir" or "symlink" */
+	const char *kind; /* what else a "file" is, as stat names it (a fifo,
+			     socket, device); NULL for a regular file */
 	long long size;   /* from lstat */
 };
 int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,

@@ -345,6 +345,7 @@ int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
 		mode_t m = e[i].st.st_mode;
 		v[i].name = e[i].name;
 		v[i].type = S_ISDIR(m) ? "dir" : S_ISLNK(m) ? "symlink" : "file";
+		v[i].kind = S_ISDIR(m) || S_ISLNK(m) || S_ISREG(m) ? NULL : fs_type_name(m);
 		v[i].size = (long long)e[i].st.st_size;
 	}
 	*ents = v;

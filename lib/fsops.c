@@ -1109,6 +1109,10 @@ static void ls_put(struct buf *b, int dfd, const char *rel, const struct fs_dire
 	buf_puts(b, ",\"type\":");
 	json_cstr(b, S_ISDIR(st->st_mode) ? "dir" : S_ISLNK(st->st_mode) ? "symlink" : "file");
 	buf_printf(b, ",\"size\":%lld", (long long)st->st_size);
+	if (!S_ISDIR(st->st_mode) && !S_ISLNK(st->st_mode) && !S_ISREG(st->st_mode)) {
+		buf_puts(b, ",\"kind\":"); /* additive: the reference says file */
+		json_cstr(b, fs_type_name(st->st_mode));
+	}
 	if (lng) {
 		fs_mode_string(st->st_mode, perm);
 		buf_printf(b, ",\"mode\":\"%04o\",\"perm\":\"%s\"",

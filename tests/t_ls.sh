@@ -60,3 +60,11 @@ for i in $(seq 1 1500); do
 done
 want+=']}'
 expect ls.many_entries 0 "$want" ls "$m"
+
+# A fifo is a "file" to the reference; "kind" says what stat says.
+kd=$TEST_TMP/kinds
+mkdir -p "$kd" && mkfifo "$kd/p" && : >"$kd/f"
+wf ls "$kd"
+check ls.kind.fifo '{"ok":true,"data":[{"name":"f","type":"file","size":0},{"name":"p","type":"file","size":0,"kind":"fifo (named pipe)"}]}' "${OUT%$'\n'}"
+wf stat "$kd/p"
+check_match ls.kind.same_as_stat '*"type":"fifo (named pipe)"*' "$OUT"
