@@ -18,7 +18,7 @@ empty_size=$(stat -c %s "$d/empty")
 
 # Byte order of names; type dir/symlink (even to a dir)/file (a FIFO is
 # "file"); size from lstat (a symlink's size is its target's length).
-want='{"ok":true,"data":[{"name":".h","type":"file","size":6},{"name":"B","type":"file","size":3},{"name":"_x","type":"file","size":5},{"name":"a","type":"file","size":0},{"name":"empty","type":"dir","size":'$empty_size'},{"name":"lf","type":"symlink","size":1},{"name":"lnk","type":"symlink","size":3},{"name":"p","type":"file","size":0},{"name":"sub","type":"dir","size":'$sub_size'},{"name":"é","type":"file","size":1}]}'
+want='{"ok":true,"data":[{"name":".h","type":"file","size":6},{"name":"B","type":"file","size":3},{"name":"_x","type":"file","size":5},{"name":"a","type":"file","size":0},{"name":"empty","type":"dir","size":'$empty_size'},{"name":"lf","type":"symlink","size":1},{"name":"lnk","type":"symlink","size":3},{"name":"p","type":"file","size":0,"kind":"fifo (named pipe)"},{"name":"sub","type":"dir","size":'$sub_size'},{"name":"é","type":"file","size":1}]}'
 expect ls.listing 0 "$want" ls "$d"
 expect ls.trailing_slash 0 "$want" ls "$d/"
 expect ls.dotted_path 0 "$want" ls "$d/./sub/.."
