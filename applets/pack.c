@@ -34,7 +34,7 @@
  *	  --whole-seconds    store mtimes in whole seconds: no pax header per
  *	                     entry, about 3% smaller for trees of small files
  *	  --progress         files, bytes and rate on stderr while packing,
- *	                     when stderr is a terminal (quiet otherwise)
+ *	                     redrawn on a terminal, else a line every 5 s
  */
 #include <errno.h>
 #include <fcntl.h>

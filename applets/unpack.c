@@ -28,7 +28,7 @@
  *	                    bytes, tar headers included (default 4 GiB, or
  *	                    WICKFS_UNPACK_MAX): the gzip-bomb bound
  *	  --progress        files, bytes and rate on stderr while unpacking,
- *	                    when stderr is a terminal (quiet otherwise)
+ *	                    redrawn on a terminal, else a line every 5 s
  *	  -p, --same-permissions  the stored modes, not cut by the umask
  *	                    (still never setuid or setgid)
  */

@@ -20,6 +20,7 @@
 struct wfs_progress {
 	void (*fn)(void *arg, const char *line, int done);
 	void *arg;
+	unsigned long long every_ns;          /* between lines; 0: 250 ms */
 	unsigned long long start_ns, last_ns; /* set by the callee */
 };
 

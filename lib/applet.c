@@ -338,11 +338,26 @@ static void progress_to_tty(void *arg, const char *line, int done)
 		return; /* a progress line is not worth an error */
 }
 
+/* Not a terminal (a CI log): a plain line now and then, never a \r. */
+static void progress_to_log(void *arg, const char *line, int done)
+{
+	char out[160];
+	int n = snprintf(out, sizeof(out), "%s%s\n", line, done ? " (done)" : "");
+
+	(void)arg;
+	if (n > 0 && write(2, out, (size_t)n < sizeof(out) ? (size_t)n : sizeof(out) - 1) < 0)
+		return;
+}
+
 struct wfs_progress *req_progress(struct req *r, int opt, struct wfs_progress *p)
 {
-	if (!opt_has(r, opt) || !isatty(2))
+	if (!opt_has(r, opt))
 		return NULL;
 	memset(p, 0, sizeof(*p));
 	p->fn = progress_to_tty;
+	if (!isatty(2)) {
+		p->fn = progress_to_log;
+		p->every_ns = 5000000000ULL;
+	}
 	return p;
 }

@@ -48,8 +48,8 @@ static void progress_start(struct wfs_progress *p)
 		p->start_ns = p->last_ns = (unsigned long long)wfs_now_ns();
 }
 
-/* Hand p->fn the line for these counts: at most four times a second, and
- * always when done. Integer tenths: no floating point in the binary. */
+/* Hand p->fn the line for these counts: at most every p->every_ns (four
+ * times a second by default), and always when done. Integer tenths: no floating point in the binary. */
 static void progress_tick(struct wfs_progress *p, const char *verb,
 			  unsigned long long files, unsigned long long bytes,
 			  int done)
@@ -60,7 +60,7 @@ static void progress_tick(struct wfs_progress *p, const char *verb,
 	if (!p || !p->start_ns)
 		return;
 	t = (unsigned long long)wfs_now_ns();
-	if (!done && t - p->last_ns < 250000000ULL)
+	if (!done && t - p->last_ns < (p->every_ns ? p->every_ns : 250000000ULL))
 		return;
 	p->last_ns = t;
 	us = (t - p->start_ns) / 1000;
