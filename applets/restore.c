@@ -11,7 +11,8 @@
  *
  *	  Make DIR as in the snapshot (id, id prefix or tag), journalled: if
  *	  interrupted, the next snapshot(s)/restore finishes it. Data: what
- *	  was undone, {"id","added","removed","modified"}.
+ *	  it did, {"id","deleted","recreated","reverted"}: paths deleted (not
+ *	  in the snapshot), recreated (gone since), reverted (changed since).
  */
 #define FOR_restore
 #include "applet.h"
@@ -25,6 +26,6 @@ int restore_main(struct req *r)
 	if (wfs_restore(r->ctx, &o, r->argv[0], &d))
 		return reply_ctx_error(r);
 	reply_ok_begin(r);
-	wfs_snap_diff_json(r->out, &d);
+	wfs_restore_json(r->out, &d);
 	return reply_ok_end(r);
 }

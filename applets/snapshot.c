@@ -10,7 +10,9 @@
  *
  *	  Snapshot DIR (default: the root, else "."), each content once, by
  *	  SHA-256, in the store (default DIR/.wickfs/snapshots; DIR/.wickfs
- *	  is left out). Data: {"id","tag","files","bytes",...}. --diff lists
+ *	  is left out). Data: {"id","tag","files","bytes",...}; a tag names
+ *	  its newest snapshot, and "previous" the one it named before (still
+ *	  reachable by its id). --diff lists
  *	  what differs instead: {"id","added","removed","modified"}.
  */
 #define FOR_snapshot

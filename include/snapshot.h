@@ -22,6 +22,10 @@ struct wfs_snap_info {
 	long long time;                /* seconds since the epoch */
 	unsigned long long files, dirs, symlinks, bytes;
 	unsigned long long new_objects, new_bytes; /* snapshot: stored now */
+	long long stored_ns;  /* when its manifest was written: orders two
+				 snapshots of one second */
+	const char *previous; /* snapshot: the one its tag named until now
+				 (reachable by its id still), or NULL */
 };
 
 /* One manifest entry. */
@@ -65,6 +69,9 @@ int wfs_restore(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 
 void wfs_snap_info_json(struct buf *b, const struct wfs_snap_info *i);
 void wfs_snap_diff_json(struct buf *b, const struct wfs_snap_diff *d);
+/* What a restore did, in its own words: {"id","deleted" (in the tree
+ * only), "recreated" (in the snapshot only), "reverted" (changed)}. */
+void wfs_restore_json(struct buf *b, const struct wfs_snap_diff *d);
 
 /* Parse manifest text (the store's, decompressed) into m, in arena a:
  * 0, or -1 with the reason in err. Every path is checked (no absolute

@@ -662,7 +662,9 @@ static int info_cmp(const void *a, const void *b)
 {
 	const struct wfs_snap_info *x = a, *y = b;
 
-	return x->time < y->time ? -1 : x->time > y->time ? 1 : strcmp(x->id, y->id);
+	return x->time < y->time ? -1 : x->time > y->time ? 1
+	       : x->stored_ns < y->stored_ns ? -1 : x->stored_ns > y->stored_ns ? 1
+	       : strcmp(x->id, y->id);
 }
 
 /* Every snapshot's header, oldest first. */
@@ -682,10 +684,16 @@ static int list_snaps(struct snap *s, struct wfs_snap_info **list, size_t *n)
 		return wfs_fail(s->c, "%s %s: out of memory", s->op, s->store);
 	for (k = 0; k < cnt; k++) {
 		struct snap_manifest m;
+		struct stat st;
 		if (strlen(names[k]) == 16 && strspn(names[k], "0123456789abcdef") == 16 &&
 		    !load_manifest(s, names[k], &m) &&
-		    !arena_grow(s->c->arena, list, &cap, *n + 1, sizeof(**list)))
+		    !arena_grow(s->c->arena, list, &cap, *n + 1, sizeof(**list))) {
+			if (!fstatat(s->storefd, arena_printf(s->c->arena, "snaps/%s", names[k]) ?: "",
+				     &st, AT_SYMLINK_NOFOLLOW))
+				m.info.stored_ns = (long long)st.st_mtim.tv_sec * 1000000000LL +
+						   st.st_mtim.tv_nsec;
 			(*list)[(*n)++] = m.info;
+		}
 		free(names[k]);
 	}
 	free(names);
@@ -734,12 +742,25 @@ int wfs_snapshot(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 	struct buf b;
 	unsigned char h[32];
 	char id[33], name[40];
+	const char *prev = NULL;
 	int rc;
 
 	memset(info, 0, sizeof(*info));
 	if (snap_open(c, &s, "snapshot", o, 1) || scan_tree(&s, &m, 1)) {
 		snap_close(&s);
 		return -1;
+	}
+	if (o->tag && *o->tag) {
+		/* a tag names its newest snapshot: say which one it leaves */
+		struct wfs_snap_info *l;
+		size_t n, i;
+		if (!list_snaps(&s, &l, &n))
+			for (i = n; i-- > 0;)
+				if (!strcmp(l[i].tag, o->tag)) {
+					prev = l[i].id;
+					break;
+				}
+		*c->err = 0;
 	}
 	m.info.time = (long long)time(NULL);
 	m.info.tag = o->tag ? o->tag : "";
@@ -761,6 +782,7 @@ int wfs_snapshot(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 			*info = back.info;
 			info->new_objects = s.new_objects;
 			info->new_bytes = s.new_bytes;
+			info->previous = prev && strcmp(prev, id) ? prev : NULL;
 		}
 	}
 	snap_close(&s);
@@ -1290,6 +1312,10 @@ void wfs_snap_info_json(struct buf *b, const struct wfs_snap_info *i)
 		   i->time, i->files, i->dirs, i->symlinks, i->bytes);
 	if (i->new_bytes)
 		buf_printf(b, ",\"new_objects\":%llu,\"new_bytes\":%llu", i->new_objects, i->new_bytes);
+	if (i->previous) {
+		buf_puts(b, ",\"previous\":");
+		json_cstr(b, i->previous);
+	}
 	buf_putc(b, '}');
 }
 
@@ -1304,6 +1330,16 @@ static void paths_json(struct buf *b, const char *key, const char **v, size_t n)
 		json_cstr(b, v[i]);
 	}
 	buf_putc(b, ']');
+}
+
+void wfs_restore_json(struct buf *b, const struct wfs_snap_diff *d)
+{
+	buf_puts(b, "{\"id\":");
+	json_cstr(b, d->id ? d->id : "");
+	paths_json(b, "deleted", d->added, d->nadded);
+	paths_json(b, "recreated", d->removed, d->nremoved);
+	paths_json(b, "reverted", d->modified, d->nmodified);
+	buf_putc(b, '}');
 }
 
 void wfs_snap_diff_json(struct buf *b, const struct wfs_snap_diff *d)

@@ -55,7 +55,7 @@ check snapshot.diff '{"ok":true,"data":{"id":"'"$id1"'","added":["added dir","ad
 check_true snapshot.diff.nothing_written "diff changed the tree" test -e "$w/added.txt"
 
 wf restore first "$w"
-check_match restore.report '{"ok":true,"data":{"id":"'"$id1"'","added":?"added dir","added dir/x","added.txt"?,"removed":?"empty dir",*' "$OUT"
+check_match restore.report '{"ok":true,"data":{"id":"'"$id1"'","deleted":?"added dir","added dir/x","added.txt"?,"recreated":?"empty dir",*' "$OUT"
 check restore.tree_identical "$before" "$(tree_state "$w")"
 check_true restore.no_staging "staging left" test ! -e "$w/.wickfs/restore"
 wf snapshot --diff first "$w"
@@ -77,12 +77,21 @@ check_true snapshot.dedupe.store_growth "store grew $((size1 - size0)) bytes for
 printf 'edit' >>"$w/sub/deeper/f3.c"
 wf snapshot --tag edited "$w"
 check snapshot.dedupe.one_edit 1 "$(field new_objects)"
+edited_id=$(field id)
 # Identical contents in two files are one object.
 cp "$w/random.bin" "$w/copy.bin"
 wf snapshot "$w"
 check snapshot.dedupe.same_content 0 "$(field new_objects)"
 rm "$w/copy.bin"
+# A tag reused: it now names the new snapshot, and says which it left.
+printf 'one more\n' >"$w/tagged-again.txt"
+wf snapshot --tag edited "$w"
+check_match snapshot.tag_reused_says_previous '*,"previous":"'"$edited_id"'"}}*' "$OUT"
+wf snapshot --tag never-before "$w"
+check_true snapshot.new_tag_no_previous "$(show "$OUT")" test "${OUT/previous/}" = "$OUT"
+rm "$w/tagged-again.txt"
 wf restore edited "$w"
+check_match restore.report_words '{"ok":true,"data":{"id":"*","deleted":?*?,"recreated":?*?,"reverted":?*?}}*' "$OUT"
 wf snapshot --diff edited "$w"
 check restore.by_tag '{"ok":true,"data":{"id":"'"$(field id)"'","added":[],"removed":[],"modified":[]}}' "${OUT%$'\n'}"
 
