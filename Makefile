@@ -132,6 +132,16 @@ $(GEN)/applets.c $(GEN)/applets.mk: $(GEN)/config.stamp
 # ---- build ----
 $(HOT_SRCS:%.c=$(OBJ)/%.o): OPT := -O2
 
+# musl's version for --version: the cross musl's VERSION file
+# (scripts/cross.sh keeps it), else Debian's musl-dev package.
+ifeq ($(STATIC),1)
+MUSL_VERSION := $(shell cat $(B)/musl-$(ARCH)/VERSION 2>/dev/null || \
+	dpkg-query -W -f='$${Version}' musl-dev 2>/dev/null | sed 's/-[^-]*$$//')
+ifneq ($(MUSL_VERSION),)
+$(OBJ)/applets/main.o: override CFLAGS += -DWFS_MUSL_VERSION='"$(MUSL_VERSION)"'
+endif
+endif
+
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(filter 0,$(V)),echo "  CC $<")

@@ -171,7 +171,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (!strcmp(argv[1], "--version")) {
+#ifdef WFS_MUSL_VERSION
+			printf("wickfs %s (musl %s, zlib %s)\n", WFS_VERSION, WFS_MUSL_VERSION,
+			       zlibVersion());
+#else
 			printf("wickfs %s (zlib %s)\n", WFS_VERSION, zlibVersion());
+#endif
 			return 0;
 		}
 		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {

@@ -99,6 +99,7 @@ if ! { [ -x "$musl/bin/musl-gcc" ] && [ -f "$musl/lib/libc.a" ] &&
 	# for the host compiler must not reach it.
 	# shellcheck disable=SC2016
 	sed -i 's/\${REALGCC:-\([^}]*\)}/\1/' "$musl/bin/musl-gcc"
+	cp "$work/VERSION" "$musl/VERSION" 2>/dev/null || true # for --version
 	rm -rf "$work"
 fi
 

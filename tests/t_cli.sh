@@ -44,6 +44,11 @@ done
 wf --version
 check cli.version.exit 0 "$RC"
 check_match cli.version.zlib "*zlib*" "$OUT"
+if [ "${WICKFS_SANITIZED:-0}" = 1 ]; then
+	skip cli.version.musl "the sanitizer build is linked with glibc"
+else
+	check_match cli.version.musl "*(musl [0-9]*.[0-9]*, zlib *" "$OUT"
+fi
 check_match cli.version.name "wickfs *" "$OUT"
 
 # Every applet's help (`wickfs help APPLET`): its usage line first, exit 0.
