@@ -47,7 +47,7 @@ check_match cli.version.zlib "*zlib*" "$OUT"
 if [ "${WICKFS_SANITIZED:-0}" = 1 ]; then
 	skip cli.version.musl "the sanitizer build is linked with glibc"
 else
-	check_match cli.version.musl "*(musl [0-9]*.[0-9]*, zlib *" "$OUT"
+	check_match cli.version.musl "wickfs * ?musl [0-9]*.[0-9]*, zlib *" "$OUT"
 fi
 check_match cli.version.name "wickfs *" "$OUT"
 
