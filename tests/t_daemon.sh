@@ -409,6 +409,46 @@ check daemon.token_accepted '{"id":"t4","stdout":"yes\n","stderr":"","exit_code"
 out=$(with_timeout 30 "$WICKFS" client --connect "unix:$d/t.sock" --token s3cret read "$d/f.txt")
 check daemon.token_client '{"ok":true,"data":"hello\n"}' "$out"
 check_true daemon.token_no_warning "warned" sh -c "! grep -q 'no DAEMON_TOKEN' '$DLOG'"
+# Nothing the daemon runs sees its token, or any variable it read for
+# itself; nor can it be read from the daemon's /proc entries.
+out=$(rt '{"id":"env","cmd":"env","token":"s3cret"}')
+check_match daemon.token_env_ran '{"id":"env","stdout":"*PATH=*","exit_code":0}' "$out"
+check_true daemon.token_not_in_env "in the command's env: $(show "$out")" \
+	sh -c "! printf '%s' '$out' | grep -q -e s3cret -e DAEMON_"
+check_true daemon.token_not_in_proc_environ "in /proc/$TPID/environ" \
+	sh -c "! tr '\0' '\n' <'/proc/$TPID/environ' 2>/dev/null | grep -q s3cret"
+
+# --token on the command line: overwritten where ps shows it.
+start_daemon token_arg --listen off --socket "$d/ta.sock" --token c0mmandl1ne
+out=$(with_timeout 30 "$WICKFS" client --connect "unix:$d/ta.sock" --token c0mmandl1ne read "$d/f.txt")
+check daemon.token_arg_accepted '{"ok":true,"data":"hello\n"}' "$out"
+check_true daemon.token_arg_not_in_cmdline "$(tr '\0' ' ' <"/proc/$DPID/cmdline")" \
+	sh -c "! grep -q c0mmandl1ne '/proc/$DPID/cmdline'"
+kill -TERM "$DPID"
+wait "$DPID"
+
+# --token-file (DAEMON_TOKEN_FILE): read once, its first line; the file
+# may go once the daemon is ready.
+printf 'f1le-tok\n' >"$d/tok"
+DAEMON_TOKEN_FILE=$d/tok DAEMON_LINE_TIMEOUT=7 DAEMON_MAX_CONNS=50 \
+	start_daemon token_file --listen off --socket "$d/tf.sock"
+rm "$d/tok"
+rf() { with_timeout 30 "$WICKFS" client --connect "unix:$d/tf.sock" --raw "$@"; }
+check_match daemon.token_file_refused '{"id":"a",*"error":"unauthorized*' "$(rf '{"id":"a","cmd":"true"}')"
+out=$(rf '{"id":"b","cmd":"env","token":"f1le-tok"}')
+check_match daemon.token_file_accepted '{"id":"b","stdout":"*PATH=*","exit_code":0}' "$out"
+check_true daemon.token_file_env_clean "in the command's env: $(show "$out")" \
+	sh -c "! printf '%s' '$out' | grep -q -e DAEMON_ -e f1le-tok"
+kill -TERM "$DPID"
+wait "$DPID"
+"$WICKFS" daemon --listen off --socket "$d/tm.sock" --token-file "$d/missing" 2>"$d/tm.log" &
+p=$!
+PIDS+=("$p")
+with_timeout 10 tail --pid="$p" -f /dev/null
+wait "$p"
+rc=$?
+check_match daemon.token_file_missing "exit 1: *token file $d/missing: No such file*" "exit $rc: $(cat "$d/tm.log")"
+
 
 # ---- the socket path ----
 printf 'precious\n' >"$d/notsock"
