@@ -1,13 +1,13 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen: socket: token: token-file: max-line# max-output# max-buffered# line-timeout# workers# max-conns# max-procs# poll-us# root: v|verbose", 0, 0, APPLET_CLI_ONLY)
+ * APPLET(daemon, "listen: socket: token: token-file: allow-from: max-line# max-output# max-buffered# line-timeout# workers# max-conns# max-procs# poll-us# root: v|verbose", 0, 0, APPLET_CLI_ONLY)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
  *	default y
  *	help
  *	  usage: wickfs daemon [--listen HOST:PORT|off] [--socket PATH|off]
- *	                       [--token-file FILE] [-v]
+ *	                       [--token-file FILE] [--allow-from CIDR,...] [-v]
  *
  *	  The wick-daemon (also run as wick-daemon or wickdaemon): one
  *	  request per line, {"id","cmd","workdir","stdin","timeout"} answered
@@ -30,6 +30,9 @@
  *	                      (DAEMON_TOKEN_FILE)
  *	  --token T           the same with T given (DAEMON_TOKEN); shown to
  *	                      local users until the daemon has read it
+ *	  --allow-from LIST   TCP peers accepted: ADDR or ADDR/BITS, IPv4 or
+ *	                      IPv6, comma-separated (DAEMON_ALLOW_FROM); the
+ *	                      others are closed at accept
  *	  --max-line BYTES    longest request line (DAEMON_MAX_LINE, 10 MiB)
  *	  --max-buffered BYTES  request bytes held over all connections
  *	                      (DAEMON_MAX_BUFFERED, 256 MiB, at least 2 lines):
@@ -68,6 +71,7 @@
 #include <unistd.h>
 #define FOR_daemon
 #include "applet.h"
+#include "netaddr.h"
 #include "../lib/daemon/daemon.h"
 
 /* What the daemon reads from its environment, for itself: removed once
@@ -76,7 +80,7 @@
  * them. */
 static const char *const own_env[] = {
 	"DAEMON_LISTEN", "DAEMON_SOCKET", "DAEMON_TOKEN", "DAEMON_TOKEN_FILE",
-	"DAEMON_MAX_LINE", "DAEMON_MAX_BUFFERED", "DAEMON_LINE_TIMEOUT",
+	"DAEMON_ALLOW_FROM", "DAEMON_MAX_LINE", "DAEMON_MAX_BUFFERED", "DAEMON_LINE_TIMEOUT",
 	"DAEMON_MAX_OUTPUT", "DAEMON_WORKERS", "DAEMON_MAX_CONNS",
 	"DAEMON_MAX_PROCS", "DAEMON_POLL_US", NULL};
 
@@ -176,6 +180,7 @@ static int get_token(struct req *r, const char **tok)
 int daemon_main(struct req *r)
 {
 	struct daemon_opts o;
+	const char *allow;
 	int i;
 
 	memset(&o, 0, sizeof(o));
@@ -185,6 +190,19 @@ int daemon_main(struct req *r)
 		return 1;
 	if (o.token) /* no same-user process may read our memory for it */
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if ((allow = str_opt(r, OPT_allow_from, "DAEMON_ALLOW_FROM"))) {
+		char err[200];
+		int n = 1;
+		for (i = 0; allow[i]; i++)
+			n += allow[i] == ',';
+		o.allow = arena_alloc(r->arena, (size_t)n * sizeof(*o.allow));
+		if (!o.allow || (o.nallow = net_cidr_parse(allow, (struct net_cidr *)o.allow,
+							   n, err, sizeof(err))) < 0) {
+			buf_printf(r->err, "wickfs daemon: --allow-from: %s\n",
+				   o.allow ? err : "out of memory");
+			return 1;
+		}
+	}
 	o.max_line = (size_t)num_opt(r, OPT_max_line, "DAEMON_MAX_LINE",
 				     DAEMON_DEFAULT_MAX_LINE);
 	o.max_buffered = (size_t)num_opt(r, OPT_max_buffered, "DAEMON_MAX_BUFFERED",

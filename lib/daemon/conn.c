@@ -10,6 +10,7 @@
  * which the largest holders are refused; a line left unfinished longer
  * than --line-timeout is refused; and at --max-conns the oldest
  * connection that never sent a valid request makes room for a new one.
+ * --allow-from names the TCP peers accepted at all.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -21,6 +22,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "daemon_int.h"
+#include "netaddr.h"
 #include "reply.h"
 
 /* Our buffered bytes, counted in the daemon's total. */
@@ -553,8 +555,12 @@ static int make_room(struct daemon *d)
 void conn_accept(struct daemon *d, struct listener *l)
 {
 	for (;;) {
-		int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), one = 1;
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int fd = accept4(l->fd, (struct sockaddr *)&ss, &sl,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC), one = 1;
 		struct conn *c;
+		unsigned k;
 
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
@@ -569,6 +575,17 @@ void conn_accept(struct daemon *d, struct listener *l)
 				d->accept_resume = wfs_now_ms() + 100;
 			}
 			return;
+		}
+		if (!l->is_unix && d->o->nallow &&
+		    !net_cidr_match(d->o->allow, d->o->nallow, (struct sockaddr *)&ss)) {
+			if ((k = dlog_rate(d))) {
+				char who[80];
+				net_addr_format((struct sockaddr *)&ss, who, sizeof(who));
+				dlog("connection from %s refused: not in --allow-from%s",
+				     who, k > 1 ? " (and more since)" : "");
+			}
+			close(fd);
+			continue;
 		}
 		if (d->nconns >= d->o->max_conns && !make_room(d)) {
 			dlog("connection refused: %d connections open (--max-conns)",

@@ -11,6 +11,8 @@
 #define DAEMON_DEFAULT_MAX_BUFFERED (256u << 20)
 #define DAEMON_DEFAULT_LINE_TIMEOUT 10 /* seconds */
 
+struct net_cidr;
+
 struct daemon_opts {
 	const char *listen;  /* TCP "host:port"; NULL: off */
 	const char *socket;  /* Unix socket path; NULL: off */
@@ -18,6 +20,8 @@ struct daemon_opts {
 	size_t max_line;     /* longest request line */
 	size_t max_buffered; /* request bytes held over all connections */
 	int line_timeout;    /* seconds an unfinished line may take */
+	const struct net_cidr *allow; /* TCP peers accepted; NULL: any */
+	int nallow;
 	size_t max_output;   /* per stream of a command */
 	int workers;         /* threads for in-process applets */
 	int max_conns;

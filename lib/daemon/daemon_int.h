@@ -150,6 +150,8 @@ struct daemon {
 	const char *root;         /* WICKFS_ROOT, resolved; NULL: none */
 	size_t in_bytes;          /* request bytes held: buffers, big lines */
 	long long line_check_at;  /* next unfinished-line deadline; 0: none */
+	long long quiet_until;    /* dlog_rate: the next line allowed */
+	unsigned quiet;           /* ... and the lines skipped meanwhile */
 };
 
 /* Connections (conn.c). */
@@ -215,6 +217,9 @@ void listen_remove_socket(struct daemon *d);
 
 /* The loop (loop.c). */
 void dlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* For a line a flood repeats: 0 when one was logged less than a second
+ * ago, else 1 + how many were skipped since. */
+unsigned dlog_rate(struct daemon *d);
 int ep_ctl(struct daemon *d, int op, int fd, struct watch *w, unsigned events);
 
 /* The earlier of two times, 0 meaning none. */

@@ -48,6 +48,21 @@ void dlog(const char *fmt, ...)
 		return;
 }
 
+unsigned dlog_rate(struct daemon *d)
+{
+	long long now = wfs_now_ms();
+	unsigned n;
+
+	if (now < d->quiet_until) {
+		d->quiet++;
+		return 0;
+	}
+	d->quiet_until = now + 1000;
+	n = d->quiet + 1;
+	d->quiet = 0;
+	return n;
+}
+
 int ep_ctl(struct daemon *d, int op, int fd, struct watch *w,
 		  unsigned events)
 {
@@ -326,9 +341,10 @@ int daemon_run(const struct daemon_opts *o)
 		dlog("nothing to listen on: give --listen or --socket");
 		goto out;
 	}
-	if (o->listen && !o->token)
-		dlog("warning: no DAEMON_TOKEN set: anyone who can reach tcp %s "
-		     "can run commands as this user", o->listen);
+	if (o->listen && !o->token && !o->nallow)
+		dlog("warning: no DAEMON_TOKEN and no DAEMON_ALLOW_FROM: anyone who "
+		     "can reach tcp %s can run commands as uid %d (see --token-file, "
+		     "--allow-from)", o->listen, (int)geteuid());
 	/* Confined: relative paths and commands without a workdir start in
 	 * the workspace. */
 	if (d->root) {
