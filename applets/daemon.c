@@ -1,6 +1,6 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen: socket: token: token-file: allow-from: max-line# max-output# max-buffered# line-timeout# workers# max-conns# max-procs# poll-us# root: v|verbose", 0, 0, APPLET_CLI_ONLY)
+ * APPLET(daemon, "listen: socket: token: token-file: allow-from: max-line# max-output# max-memory|max-buffered# line-timeout# write-timeout# workers# max-conns# max-procs# poll-us# root: v|verbose", 0, 0, APPLET_CLI_ONLY)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
@@ -34,10 +34,18 @@
  *	                      IPv6, comma-separated (DAEMON_ALLOW_FROM); the
  *	                      others are closed at accept
  *	  --max-line BYTES    longest request line (DAEMON_MAX_LINE, 10 MiB)
- *	  --max-buffered BYTES  request bytes held over all connections
- *	                      (DAEMON_MAX_BUFFERED, 256 MiB, at least 2 lines):
- *	                      past it the connections holding the most are
- *	                      answered with an error and closed
+ *	  --max-memory BYTES  the budget for what the daemon holds: requests
+ *	                      being read or handled, answers not yet sent
+ *	                      (DAEMON_MAX_MEMORY; default 64 MiB, or 1/8 of
+ *	                      the cgroup's memory limit when that is less,
+ *	                      at least 4 MiB). Past it the connections
+ *	                      holding the most request bytes are refused;
+ *	                      files and answers over 64 KiB may use 3/4 of
+ *	                      it, past which they are refused with an error
+ *	                      and commands' output is cut
+ *	  --write-timeout SECS  an answer its client does not read for this
+ *	                      long closes the connection
+ *	                      (DAEMON_WRITE_TIMEOUT, default 30)
  *	  --line-timeout SECS an unfinished request line older than this is
  *	                      answered with an error and closed
  *	                      (DAEMON_LINE_TIMEOUT, default 10)
@@ -77,12 +85,13 @@
 /* What the daemon reads from its environment, for itself: removed once
  * read, so that no command it starts sees them (the token above all).
  * WICKFS_ROOT and the read-only modes stay: nested wickfs calls obey
- * them. */
+ * them. DAEMON_CGROUP_DIR is for tests (where the cgroup files are). */
 static const char *const own_env[] = {
 	"DAEMON_LISTEN", "DAEMON_SOCKET", "DAEMON_TOKEN", "DAEMON_TOKEN_FILE",
-	"DAEMON_ALLOW_FROM", "DAEMON_MAX_LINE", "DAEMON_MAX_BUFFERED", "DAEMON_LINE_TIMEOUT",
+	"DAEMON_ALLOW_FROM", "DAEMON_MAX_LINE", "DAEMON_MAX_MEMORY",
+	"DAEMON_MAX_BUFFERED", "DAEMON_LINE_TIMEOUT", "DAEMON_WRITE_TIMEOUT",
 	"DAEMON_MAX_OUTPUT", "DAEMON_WORKERS", "DAEMON_MAX_CONNS",
-	"DAEMON_MAX_PROCS", "DAEMON_POLL_US", NULL};
+	"DAEMON_MAX_PROCS", "DAEMON_POLL_US", "DAEMON_CGROUP_DIR", NULL};
 
 /* A string option: flag, else environment; NULL when neither. Kept in
  * the arena: the environment's copy is about to go. */
@@ -177,6 +186,35 @@ static int get_token(struct req *r, const char **tok)
 	return 0;
 }
 
+/* --max-memory, else the default: 64 MiB, or 1/8 of the container's
+ * memory limit when that is less (at least 4 MiB). */
+static void memory_budget(struct req *r, struct daemon_opts *o)
+{
+	const char *dir = getenv("DAEMON_CGROUP_DIR");
+	long long v = num_opt(r, OPT_max_memory, "DAEMON_MAX_BUFFERED", 0);
+	unsigned long long cg;
+
+	v = num_opt(r, OPT_max_memory, "DAEMON_MAX_MEMORY", v);
+	if (v) {
+		o->max_memory = v < (1 << 20) ? (1u << 20) : (size_t)v;
+		o->memory_from = "--max-memory";
+		return;
+	}
+	cg = daemon_cgroup_limit(dir && *dir ? dir : "/sys/fs/cgroup");
+	o->max_memory = DAEMON_DEFAULT_MAX_MEMORY;
+	if (cg && cg / 8 < DAEMON_DEFAULT_MAX_MEMORY) {
+		o->max_memory = cg / 8 < (4u << 20) ? (4u << 20) : (size_t)(cg / 8);
+		o->memory_from = arena_printf(r->arena, "1/8 of the cgroup memory "
+					      "limit, %llu bytes", cg);
+	} else {
+		o->memory_from = cg ? arena_printf(r->arena, "the default; the cgroup "
+						   "memory limit is %llu bytes", cg)
+				    : "the default; no cgroup memory limit";
+	}
+	if (!o->memory_from)
+		o->memory_from = "the cgroup";
+}
+
 int daemon_main(struct req *r)
 {
 	struct daemon_opts o;
@@ -205,15 +243,14 @@ int daemon_main(struct req *r)
 	}
 	o.max_line = (size_t)num_opt(r, OPT_max_line, "DAEMON_MAX_LINE",
 				     DAEMON_DEFAULT_MAX_LINE);
-	o.max_buffered = (size_t)num_opt(r, OPT_max_buffered, "DAEMON_MAX_BUFFERED",
-					 DAEMON_DEFAULT_MAX_BUFFERED);
-	/* room for two whole lines at least, one of them being parsed */
-	if (o.max_buffered < 2 * (o.max_line + 1) + (1u << 20))
-		o.max_buffered = 2 * (o.max_line + 1) + (1u << 20);
+	memory_budget(r, &o);
 	{
 		long long t = num_opt(r, OPT_line_timeout, "DAEMON_LINE_TIMEOUT",
 				      DAEMON_DEFAULT_LINE_TIMEOUT);
 		o.line_timeout = t > 86400 ? 86400 : (int)t;
+		t = num_opt(r, OPT_write_timeout, "DAEMON_WRITE_TIMEOUT",
+			    DAEMON_DEFAULT_WRITE_TIMEOUT);
+		o.write_timeout = t > 86400 ? 86400 : (int)t;
 	}
 	o.max_output = (size_t)num_opt(r, OPT_max_output, "DAEMON_MAX_OUTPUT",
 				       10 << 20);
