@@ -1,12 +1,13 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen: socket: token: max-line# max-output# max-buffered# line-timeout# workers# max-conns# max-procs# poll-us# root: v|verbose", 0, 0, APPLET_CLI_ONLY)
+ * APPLET(daemon, "listen: socket: token: token-file: allow-from: max-line# max-output# max-memory|max-buffered# line-timeout# write-timeout# workers# max-conns# max-procs# poll-us# root: v|verbose", 0, 0, APPLET_CLI_ONLY)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
  *	default y
  *	help
- *	  usage: wickfs daemon [--listen HOST:PORT|off] [--socket PATH|off] [--token T] [-v]
+ *	  usage: wickfs daemon [--listen HOST:PORT|off] [--socket PATH|off]
+ *	                       [--token-file FILE] [--allow-from CIDR,...] [-v]
  *
  *	  The wick-daemon (also run as wick-daemon or wickdaemon): one
  *	  request per line, {"id","cmd","workdir","stdin","timeout"} answered
@@ -24,12 +25,27 @@
  *	  --listen HOST:PORT  TCP address (DAEMON_LISTEN, default 0.0.0.0:9090)
  *	  --socket PATH       Unix socket, mode 0600 (DAEMON_SOCKET, default
  *	                      /tmp/wick-daemon.sock); "off" disables either
- *	  --token T           require "token":T in every request (DAEMON_TOKEN)
+ *	  --token-file FILE   require "token":T in every request, T being
+ *	                      the file's first line, read once at the start
+ *	                      (DAEMON_TOKEN_FILE)
+ *	  --token T           the same with T given (DAEMON_TOKEN); shown to
+ *	                      local users until the daemon has read it
+ *	  --allow-from LIST   TCP peers accepted: ADDR or ADDR/BITS, IPv4 or
+ *	                      IPv6, comma-separated (DAEMON_ALLOW_FROM); the
+ *	                      others are closed at accept
  *	  --max-line BYTES    longest request line (DAEMON_MAX_LINE, 10 MiB)
- *	  --max-buffered BYTES  request bytes held over all connections
- *	                      (DAEMON_MAX_BUFFERED, 256 MiB, at least 2 lines):
- *	                      past it the connections holding the most are
- *	                      answered with an error and closed
+ *	  --max-memory BYTES  the budget for what the daemon holds: requests
+ *	                      being read or handled, answers not yet sent
+ *	                      (DAEMON_MAX_MEMORY; default 64 MiB, or 1/8 of
+ *	                      the cgroup's memory limit when that is less,
+ *	                      at least 4 MiB). Past it the connections
+ *	                      holding the most request bytes are refused;
+ *	                      files and answers over 64 KiB may use 3/4 of
+ *	                      it, past which they are refused with an error
+ *	                      and commands' output is cut
+ *	  --write-timeout SECS  an answer its client does not read for this
+ *	                      long closes the connection
+ *	                      (DAEMON_WRITE_TIMEOUT, default 30)
  *	  --line-timeout SECS an unfinished request line older than this is
  *	                      answered with an error and closed
  *	                      (DAEMON_LINE_TIMEOUT, default 10)
@@ -48,28 +64,55 @@
  *	                      refused; shell commands are not confined
  *	  -v, --verbose       log every connection and request
  *
+ *	  The DAEMON_* variables above are removed from the environment of
+ *	  every command the daemon starts, and a token from the environment
+ *	  or the command line is overwritten where ps and /proc show it.
+ *
  *	  SIGTERM or SIGINT: stop accepting, kill running commands' process
  *	  groups, answer what is in flight, remove the socket, exit 0.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 #define FOR_daemon
 #include "applet.h"
+#include "netaddr.h"
 #include "../lib/daemon/daemon.h"
+
+/* What the daemon reads from its environment, for itself: removed once
+ * read, so that no command it starts sees them (the token above all).
+ * WICKFS_ROOT and the read-only modes stay: nested wickfs calls obey
+ * them. DAEMON_CGROUP_DIR is for tests (where the cgroup files are). */
+static const char *const own_env[] = {
+	"DAEMON_LISTEN", "DAEMON_SOCKET", "DAEMON_TOKEN", "DAEMON_TOKEN_FILE",
+	"DAEMON_ALLOW_FROM", "DAEMON_MAX_LINE", "DAEMON_MAX_MEMORY",
+	"DAEMON_MAX_BUFFERED", "DAEMON_LINE_TIMEOUT", "DAEMON_WRITE_TIMEOUT",
+	"DAEMON_MAX_OUTPUT", "DAEMON_WORKERS", "DAEMON_MAX_CONNS",
+	"DAEMON_MAX_PROCS", "DAEMON_POLL_US", "DAEMON_CGROUP_DIR", NULL};
+
+/* A string option: flag, else environment; NULL when neither. Kept in
+ * the arena: the environment's copy is about to go. */
+static const char *str_opt(struct req *r, int opt, const char *env)
+{
+	const char *v = opt_str(r, opt);
+
+	if (!v)
+		v = getenv(env);
+	return v && *v ? arena_strdup(r->arena, v) : NULL;
+}
 
 /* Flag, else environment, else default; "off" or "none" disables. */
 static const char *addr_opt(struct req *r, int opt, const char *env,
 			    const char *dflt)
 {
-	const char *v = opt_str(r, opt);
+	const char *v = str_opt(r, opt, env);
 
-	if (!v) {
-		v = getenv(env);
-		if (!v || !*v)
-			v = dflt;
-	}
-	if (!*v || !strcmp(v, "off") || !strcmp(v, "none"))
+	if (!v)
+		v = dflt;
+	if (!v || !*v || !strcmp(v, "off") || !strcmp(v, "none"))
 		return NULL;
 	return v;
 }
@@ -85,28 +128,129 @@ static long long num_opt(struct req *r, int opt, const char *env,
 	return v > 0 ? v : dflt;
 }
 
+/* Overwrite a secret where /proc/PID/cmdline or /proc/PID/environ shows
+ * it (argv and the initial environment are read from our memory). */
+static void scrub(const char *s)
+{
+	if (s)
+		memset((char *)s, 0, strlen(s));
+}
+
+/* The token: --token-file, --token, DAEMON_TOKEN_FILE or DAEMON_TOKEN,
+ * copied into the arena; its sources scrubbed. 0, or -1 (said on err). */
+static int get_token(struct req *r, const char **tok)
+{
+	const char *file = opt_str(r, OPT_token_file), *t = opt_str(r, OPT_token);
+	char b[4097];
+	size_t n = 0, len;
+	ssize_t k = 0;
+	int fd;
+
+	*tok = NULL;
+	if (file && t) {
+		buf_printf(r->err, "wickfs daemon: give --token-file or --token, not both\n");
+		return -1;
+	}
+	if (!file && !t && !((file = getenv("DAEMON_TOKEN_FILE")) && *file)) {
+		file = NULL;
+		t = getenv("DAEMON_TOKEN");
+	}
+	if (file) {
+		if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+			k = -1;
+		while (fd >= 0 && n < sizeof(b) - 1 &&
+		       ((k = read(fd, b + n, sizeof(b) - 1 - n)) > 0 || (k < 0 && errno == EINTR)))
+			n += k > 0 ? (size_t)k : 0;
+		if (k < 0)
+			buf_printf(r->err, "wickfs daemon: token file %s: %s\n", file,
+				   strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		if (k < 0)
+			return -1;
+		for (len = 0; len < n && b[len] && b[len] != '\n' && b[len] != '\r'; len++)
+			;
+		if (!len || len == sizeof(b) - 1 || (len < n && !b[len])) {
+			buf_printf(r->err, "wickfs daemon: token file %s: want one "
+				   "line of 1 to 4095 bytes, no NUL\n", file);
+			return -1;
+		}
+		b[len] = 0;
+		t = b;
+	}
+	if (t && *t && !(*tok = arena_strdup(r->arena, t)))
+		return -1;
+	if (t != b)
+		scrub(t);
+	memset(b, 0, sizeof(b));
+	return 0;
+}
+
+/* --max-memory, else the default: 64 MiB, or 1/8 of the container's
+ * memory limit when that is less (at least 4 MiB). */
+static void memory_budget(struct req *r, struct daemon_opts *o)
+{
+	const char *dir = getenv("DAEMON_CGROUP_DIR");
+	long long v = num_opt(r, OPT_max_memory, "DAEMON_MAX_BUFFERED", 0);
+	unsigned long long cg;
+
+	v = num_opt(r, OPT_max_memory, "DAEMON_MAX_MEMORY", v);
+	if (v) {
+		o->max_memory = v < (1 << 20) ? (1u << 20) : (size_t)v;
+		o->memory_from = "--max-memory";
+		return;
+	}
+	cg = daemon_cgroup_limit(dir && *dir ? dir : "/sys/fs/cgroup");
+	o->max_memory = DAEMON_DEFAULT_MAX_MEMORY;
+	if (cg && cg / 8 < DAEMON_DEFAULT_MAX_MEMORY) {
+		o->max_memory = cg / 8 < (4u << 20) ? (4u << 20) : (size_t)(cg / 8);
+		o->memory_from = arena_printf(r->arena, "1/8 of the cgroup memory "
+					      "limit, %llu bytes", cg);
+	} else {
+		o->memory_from = cg ? arena_printf(r->arena, "the default; the cgroup "
+						   "memory limit is %llu bytes", cg)
+				    : "the default; no cgroup memory limit";
+	}
+	if (!o->memory_from)
+		o->memory_from = "the cgroup";
+}
+
 int daemon_main(struct req *r)
 {
 	struct daemon_opts o;
-	const char *tok = opt_str(r, OPT_token);
+	const char *allow;
+	int i;
 
 	memset(&o, 0, sizeof(o));
 	o.listen = addr_opt(r, OPT_listen, "DAEMON_LISTEN", DAEMON_DEFAULT_LISTEN);
 	o.socket = addr_opt(r, OPT_socket, "DAEMON_SOCKET", DAEMON_DEFAULT_SOCKET);
-	if (!tok)
-		tok = getenv("DAEMON_TOKEN");
-	o.token = tok && *tok ? tok : NULL;
+	if (get_token(r, &o.token))
+		return 1;
+	if (o.token) /* no same-user process may read our memory for it */
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if ((allow = str_opt(r, OPT_allow_from, "DAEMON_ALLOW_FROM"))) {
+		char err[200];
+		int n = 1;
+		for (i = 0; allow[i]; i++)
+			n += allow[i] == ',';
+		o.allow = arena_alloc(r->arena, (size_t)n * sizeof(*o.allow));
+		if (!o.allow || (o.nallow = net_cidr_parse(allow, (struct net_cidr *)o.allow,
+							   n, err, sizeof(err))) < 0) {
+			buf_printf(r->err, "wickfs daemon: --allow-from: %s\n",
+				   o.allow ? err : "out of memory");
+			return 1;
+		}
+	}
 	o.max_line = (size_t)num_opt(r, OPT_max_line, "DAEMON_MAX_LINE",
 				     DAEMON_DEFAULT_MAX_LINE);
-	o.max_buffered = (size_t)num_opt(r, OPT_max_buffered, "DAEMON_MAX_BUFFERED",
-					 DAEMON_DEFAULT_MAX_BUFFERED);
-	/* room for two whole lines at least, one of them being parsed */
-	if (o.max_buffered < 2 * (o.max_line + 1) + (1u << 20))
-		o.max_buffered = 2 * (o.max_line + 1) + (1u << 20);
+	memory_budget(r, &o);
 	{
 		long long t = num_opt(r, OPT_line_timeout, "DAEMON_LINE_TIMEOUT",
 				      DAEMON_DEFAULT_LINE_TIMEOUT);
 		o.line_timeout = t > 86400 ? 86400 : (int)t;
+		t = num_opt(r, OPT_write_timeout, "DAEMON_WRITE_TIMEOUT",
+			    DAEMON_DEFAULT_WRITE_TIMEOUT);
+		o.write_timeout = t > 86400 ? 86400 : (int)t;
 	}
 	o.max_output = (size_t)num_opt(r, OPT_max_output, "DAEMON_MAX_OUTPUT",
 				       10 << 20);
@@ -116,6 +260,15 @@ int daemon_main(struct req *r)
 	o.verbose = opt_has(r, OPT_v);
 	o.readonly = r->ctx->readonly;
 	o.readonly_exec = r->ctx->readonly_exec;
+	{
+		const char *e = getenv("DAEMON_POLL_US");
+		long long v = e && *e ? strtoll(e, NULL, 10) : 50;
+		if (opt_has(r, OPT_poll_us))
+			v = opt_num(r, OPT_poll_us);
+		o.poll_us = v < 0 ? 0 : v > 10000 ? 10000 : (int)v;
+	}
+	for (i = 0; own_env[i]; i++)
+		unsetenv(own_env[i]);
 	/* The environment carries --root to commands; the context has it
 	 * resolved, as from WICKFS_ROOT at the start. */
 	if (opt_str(r, OPT_root)) {
@@ -129,13 +282,6 @@ int daemon_main(struct req *r)
 		return 1;
 	}
 	o.root = r->ctx->root;
-	{
-		const char *e = getenv("DAEMON_POLL_US");
-		long long v = e && *e ? strtoll(e, NULL, 10) : 50;
-		if (opt_has(r, OPT_poll_us))
-			v = opt_num(r, OPT_poll_us);
-		o.poll_us = v < 0 ? 0 : v > 10000 ? 10000 : (int)v;
-	}
 	if (o.workers > 256)
 		o.workers = 256;
 	return daemon_run(&o);

@@ -110,6 +110,10 @@ int download_main(struct req *r)
 		return reply_ctx_error(r);
 	if (off < st.st_size)
 		n = (size_t)(st.st_size - off < lim ? st.st_size - off : lim);
+	if (wfs_budget_take(r->ctx, "download", path, n)) {
+		close(fd);
+		return reply_ctx_error(r);
+	}
 	data = arena_alloc(r->arena, n + 1);
 	while (data && n && (got = pread(fd, data, n, (off_t)off)) < 0 && errno == EINTR)
 		;

@@ -103,6 +103,10 @@ static int read_bytes(struct req *r, long long offset, long long limit)
 		return reply_ctx_error(r);
 	if (offset < st.st_size)
 		n = (size_t)(st.st_size - offset < limit ? st.st_size - offset : limit);
+	if (wfs_budget_take(r->ctx, "read", path, n)) {
+		close(fd);
+		return reply_ctx_error(r);
+	}
 	data = arena_alloc(r->arena, n + 1);
 	while (data && n && (got = pread(fd, data, n, (off_t)offset)) < 0 && errno == EINTR)
 		;

@@ -20,6 +20,30 @@
  * neither reach one by a path nor walk into one. */
 #define WFS_STATE_DIR ".wickfs"
 
+/* A memory budget shared by the threads of a daemon: the bytes it holds
+ * (requests being read, answers waiting to be sent, files loaded for an
+ * answer), changed with atomic operations. Files loaded for an answer and
+ * answers over WFS_BUDGET_SMALL may take it up to bulk; the rest of it
+ * stays for requests and small answers. */
+#define WFS_BUDGET_SMALL (64u << 10)
+struct wfs_budget {
+	size_t used;
+	size_t limit, bulk;
+};
+
+static inline void wfs_budget_add(struct wfs_budget *b, size_t n)
+{
+	__atomic_add_fetch(&b->used, n, __ATOMIC_RELAXED);
+}
+static inline void wfs_budget_sub(struct wfs_budget *b, size_t n)
+{
+	__atomic_sub_fetch(&b->used, n, __ATOMIC_RELAXED);
+}
+static inline size_t wfs_budget_used(struct wfs_budget *b)
+{
+	return __atomic_load_n(&b->used, __ATOMIC_RELAXED);
+}
+
 struct wfs_ctx {
 	struct arena *arena;
 	char err[1024];
@@ -34,6 +58,8 @@ struct wfs_ctx {
 	int own_state;               /* non-zero while wickfs opens its own
 					state under a .wickfs directory, which
 					confinement refuses to any path */
+	struct wfs_budget *budget;   /* the daemon's memory budget; NULL: none */
+	size_t budget_held;          /* taken from it by this operation */
 };
 
 /* The context (lib/ctx.c). WICKFS_ROOT (resolved), WICKFS_READONLY and
@@ -77,6 +103,12 @@ int wfs_confined_dir(struct wfs_ctx *c, const char *op, const char *dir,
 char *wfs_confine_canon(struct wfs_ctx *c, const char *op, const char *path);
 /* The check itself, for any thread: 0, or -1 with the reason in why. */
 int confine_check(const char *root, const char *path, char *why, size_t whylen);
+/* With a budget: take what answering a file of size bytes costs (three
+ * times its size: the data, its envelope, the response line) until the
+ * daemon has answered, or -1 with "OP PATH: ..." naming the budget. 0
+ * without a budget, or for a file over read_max (refused elsewhere). */
+int wfs_budget_take(struct wfs_ctx *c, const char *op, const char *path,
+		    unsigned long long size);
 /* Non-zero once the deadline passed or cancel was set (message set). */
 int wfs_expired(struct wfs_ctx *c);
 /* The one clock: CLOCK_MONOTONIC in ms and ns. */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,42 @@ long long wfs_now_ns(void)
 long long wfs_now_ms(void)
 {
 	return wfs_now_ns() / 1000000;
+}
+
+int wfs_budget_take(struct wfs_ctx *c, const char *op, const char *path,
+		    unsigned long long size)
+{
+	struct wfs_budget *b = c->budget;
+	size_t need, used, cap;
+
+	if (!b || (c->read_max && size > c->read_max))
+		return 0;
+	need = size < b->bulk / 3 ? 3 * (size_t)size + 4096 : SIZE_MAX;
+	/* a small file is always let through: at most one per thread */
+	cap = need <= WFS_BUDGET_SMALL ? SIZE_MAX : b->bulk;
+	used = wfs_budget_used(b);
+	if (need > b->bulk)
+		return wfs_fail(c, "%s %s: this %llu-byte file is more than the "
+				"daemon's memory budget lets one answer hold (about "
+				"three times its size, of %zu bytes for files and "
+				"answers; --max-memory %zu): read it in parts (read "
+				"--bytes --offset N --limit N, download --limit N)",
+				op, path, size, b->bulk, b->limit);
+	do {
+		if (used > cap || need > cap - used)
+			return wfs_fail(c, "%s %s: this %llu-byte file does not fit "
+					"the daemon's memory budget now: answering it "
+					"holds about three times its size, and %zu of "
+					"the %zu bytes for files and answers are in use "
+					"(--max-memory %zu): retry later, or read it in "
+					"parts (read --bytes --offset N --limit N, "
+					"download --limit N)",
+					op, path, size, used > cap ? cap : used,
+					cap, b->limit);
+	} while (!__atomic_compare_exchange_n(&b->used, &used, used + need, 1,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	c->budget_held += need;
+	return 0;
 }
 
 int wfs_expired(struct wfs_ctx *c)

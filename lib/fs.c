@@ -363,7 +363,9 @@ int wfs_read(struct wfs_ctx *c, const char *path, char **data, size_t *len)
 	fd = fs_open_regular(c, "read", path, &st); /* confined there */
 	if (fd < 0)
 		return -1;
-	rc = fs_read_fd(c, "read", path, fd, &st, data, len);
+	rc = wfs_budget_take(c, "read", path, (unsigned long long)st.st_size);
+	if (!rc)
+		rc = fs_read_fd(c, "read", path, fd, &st, data, len);
 	close(fd);
 	return rc;
 }

@@ -120,3 +120,86 @@ void net_addr_format(const struct sockaddr *sa, char *out, size_t outlen)
 		snprintf(out, outlen, "%s:%u", ip, ntohs(a4->sin_port));
 	}
 }
+
+static void addr16(const struct sockaddr *sa, unsigned char a[16])
+{
+	memset(a, 0, 16);
+	if (sa->sa_family == AF_INET6) {
+		memcpy(a, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+	} else if (sa->sa_family == AF_INET) {
+		a[10] = a[11] = 0xff;
+		memcpy(a + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+	}
+}
+
+int net_cidr_parse(const char *list, struct net_cidr *out, int max,
+		   char *err, size_t errlen)
+{
+	const char *p = list;
+	int n = 0;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char e[64], *slash, *end, *ip;
+		struct sockaddr_storage ss;
+		socklen_t sl;
+		long bits = -1;
+		int v4;
+
+		while (len && isspace((unsigned char)*p))
+			p++, len--;
+		while (len && isspace((unsigned char)p[len - 1]))
+			len--;
+		if (!len || len >= sizeof(e) || n == max)
+			goto bad;
+		memcpy(e, p, len);
+		e[len] = 0;
+		ip = e;
+		if ((slash = strchr(e, '/'))) {
+			*slash = 0;
+			bits = strtol(slash + 1, &end, 10);
+			if (!slash[1] || *end || bits < 0)
+				goto bad;
+		}
+		if (*ip == '[') {
+			size_t l = strlen(ip);
+			if (l < 3 || ip[l - 1] != ']')
+				goto bad;
+			ip[l - 1] = 0;
+			ip++;
+		}
+		if (!*ip || set_ip(ip, 0, &ss, &sl))
+			goto bad;
+		v4 = ss.ss_family == AF_INET;
+		if (bits > (v4 ? 32 : 128))
+			goto bad;
+		addr16((struct sockaddr *)&ss, out[n].a);
+		out[n].bits = bits < 0 ? 128 : (int)bits + (v4 ? 96 : 0);
+		n++;
+		p += strcspn(p, ",");
+		if (!*p)
+			return n;
+		p++;
+		continue;
+bad:
+		snprintf(err, errlen, "bad entry \"%.*s\" in the allow-list: want "
+			 "ADDR or ADDR/BITS, IPv4 or IPv6, separated by commas",
+			 (int)(len > 60 ? 60 : len), p);
+		return -1;
+	}
+}
+
+int net_cidr_match(const struct net_cidr *c, int n, const struct sockaddr *sa)
+{
+	unsigned char a[16];
+	int i;
+
+	addr16(sa, a);
+	for (i = 0; i < n; i++) {
+		int full = c[i].bits / 8, rest = c[i].bits % 8;
+		if (!memcmp(a, c[i].a, (size_t)full) &&
+		    (!rest || !((a[full] ^ c[i].a[full]) & (0xff << (8 - rest)))))
+			return 1;
+	}
+	return 0;
+}

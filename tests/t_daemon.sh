@@ -75,7 +75,7 @@ pass daemon.start
 cl() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" "$@"; }
 raw() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw "$@"; }
 
-check_match daemon.warns_without_token "*warning: no DAEMON_TOKEN*" "$(cat "$DLOG")"
+check_match daemon.warns_without_token "*warning: no DAEMON_TOKEN and no DAEMON_ALLOW_FROM: anyone who can reach tcp 127.0.0.1:$PORT can run commands*" "$(cat "$DLOG")"
 check daemon.socket_mode 600 "$(stat -c %a "$SOCK")"
 
 # ---- section 3: the reference protocol ----
@@ -409,6 +409,95 @@ check daemon.token_accepted '{"id":"t4","stdout":"yes\n","stderr":"","exit_code"
 out=$(with_timeout 30 "$WICKFS" client --connect "unix:$d/t.sock" --token s3cret read "$d/f.txt")
 check daemon.token_client '{"ok":true,"data":"hello\n"}' "$out"
 check_true daemon.token_no_warning "warned" sh -c "! grep -q 'no DAEMON_TOKEN' '$DLOG'"
+# Nothing the daemon runs sees its token, or any variable it read for
+# itself; nor can it be read from the daemon's /proc entries.
+out=$(rt '{"id":"env","cmd":"env","token":"s3cret"}')
+check_match daemon.token_env_ran '{"id":"env","stdout":"*PATH=*","exit_code":0}' "$out"
+check_true daemon.token_not_in_env "in the command's env: $(show "$out")" \
+	sh -c "! printf '%s' '$out' | grep -q -e s3cret -e DAEMON_"
+check_true daemon.token_not_in_proc_environ "in /proc/$TPID/environ" \
+	sh -c "! tr '\0' '\n' <'/proc/$TPID/environ' 2>/dev/null | grep -q s3cret"
+
+# --token on the command line: overwritten where ps shows it.
+start_daemon token_arg --listen off --socket "$d/ta.sock" --token c0mmandl1ne
+out=$(with_timeout 30 "$WICKFS" client --connect "unix:$d/ta.sock" --token c0mmandl1ne read "$d/f.txt")
+check daemon.token_arg_accepted '{"ok":true,"data":"hello\n"}' "$out"
+check_true daemon.token_arg_not_in_cmdline "$(tr '\0' ' ' <"/proc/$DPID/cmdline")" \
+	sh -c "! grep -q c0mmandl1ne '/proc/$DPID/cmdline'"
+kill -TERM "$DPID"
+wait "$DPID"
+
+# --token-file (DAEMON_TOKEN_FILE): read once, its first line; the file
+# may go once the daemon is ready.
+printf 'f1le-tok\n' >"$d/tok"
+DAEMON_TOKEN_FILE=$d/tok DAEMON_LINE_TIMEOUT=7 DAEMON_MAX_CONNS=50 \
+	start_daemon token_file --listen off --socket "$d/tf.sock"
+rm "$d/tok"
+rf() { with_timeout 30 "$WICKFS" client --connect "unix:$d/tf.sock" --raw "$@"; }
+check_match daemon.token_file_refused '{"id":"a",*"error":"unauthorized*' "$(rf '{"id":"a","cmd":"true"}')"
+out=$(rf '{"id":"b","cmd":"env","token":"f1le-tok"}')
+check_match daemon.token_file_accepted '{"id":"b","stdout":"*PATH=*","exit_code":0}' "$out"
+check_true daemon.token_file_env_clean "in the command's env: $(show "$out")" \
+	sh -c "! printf '%s' '$out' | grep -q -e DAEMON_ -e f1le-tok"
+kill -TERM "$DPID"
+wait "$DPID"
+"$WICKFS" daemon --listen off --socket "$d/tm.sock" --token-file "$d/missing" 2>"$d/tm.log" &
+p=$!
+PIDS+=("$p")
+with_timeout 10 tail --pid="$p" -f /dev/null
+wait "$p"
+rc=$?
+check_match daemon.token_file_missing "exit 1: *token file $d/missing: No such file*" "exit $rc: $(cat "$d/tm.log")"
+
+# ---- who may connect over TCP: --allow-from ----
+# start_tcp NAME ARGS...: a daemon on a free loopback port (PORT).
+start_tcp() {
+	local name=$1 try
+	shift
+	for try in 1 2 3 4 5; do
+		PORT=$((20000 + RANDOM % 40000))
+		start_daemon "$name" --listen "${TCP_HOST:-127.0.0.1}:$PORT" "$@" && return 0
+		kill "$DPID" 2>/dev/null
+		wait "$DPID" 2>/dev/null
+	done
+	return 1
+}
+rtcp() { with_timeout 30 "$WICKFS" client --connect "tcp:127.0.0.1:$PORT" --raw "$@"; }
+start_tcp allow_other --socket "$d/al.sock" --allow-from 10.0.0.0/8,fd00::/8 ||
+	fail daemon.allow_start "$(cat "$DLOG")"
+out=$(rtcp '{"id":"a","cmd":"echo ok"}' 2>&1)
+check_match daemon.allow_refused '{"ok":false,"error":"client: no response*' "$out"
+check_match daemon.allow_refused_logged '*connection from 127.0.0.1:* refused: not in --allow-from*' "$(cat "$DLOG")"
+check daemon.allow_unix_served '{"id":"a","stdout":"ok\n","stderr":"","exit_code":0}' \
+	"$(with_timeout 30 "$WICKFS" client --connect "unix:$d/al.sock" --raw '{"id":"a","cmd":"echo ok"}')"
+check_true daemon.allow_no_warning "warned: $(cat "$DLOG")" sh -c "! grep -q warning '$DLOG'"
+kill -TERM "$DPID"
+wait "$DPID"
+DAEMON_ALLOW_FROM=" 10.1.2.3 , 127.0.0.0/8" start_tcp allow_local --socket off ||
+	fail daemon.allow_start "$(cat "$DLOG")"
+check daemon.allow_served '{"id":"a","stdout":"ok\n","stderr":"","exit_code":0}' "$(rtcp '{"id":"a","cmd":"echo ok"}')"
+check daemon.allow_env_clean '{"id":"e","stdout":"","stderr":"","exit_code":1}' \
+	"$(rtcp '{"id":"e","cmd":"env | grep DAEMON_"}')"
+kill -TERM "$DPID"
+wait "$DPID"
+# A dual-stack socket sees IPv4 peers as ::ffff:a.b.c.d: an IPv4 entry
+# still matches them.
+if [ ! -e /proc/net/if_inet6 ]; then
+	skip daemon.allow_mapped_v4 "no IPv6 here"
+elif TCP_HOST="[::]" start_tcp allow_v6 --socket off --allow-from 127.0.0.1; then
+	check daemon.allow_mapped_v4 '{"id":"a","stdout":"ok\n","stderr":"","exit_code":0}' "$(rtcp '{"id":"a","cmd":"echo ok"}')"
+	kill -TERM "$DPID"
+	wait "$DPID"
+else
+	fail daemon.allow_mapped_v4 "no daemon on [::]: $(cat "$DLOG")"
+fi
+"$WICKFS" daemon --listen 127.0.0.1:0 --socket off --allow-from "127.0.0.1,300.1.1.1" 2>"$d/ab.log" &
+p=$!
+PIDS+=("$p")
+with_timeout 10 tail --pid="$p" -f /dev/null
+wait "$p"
+rc=$?
+check_match daemon.allow_bad_entry "exit 1: *bad entry \"300.1.1.1\" in the allow-list*" "exit $rc: $(cat "$d/ab.log")"
 
 # ---- the socket path ----
 printf 'precious\n' >"$d/notsock"

@@ -111,9 +111,92 @@ PIDS+=("$hp")
 for _ in $(seq 1200); do [ -e "$d/bheld" ] && break; sleep 0.05; done
 check faults.budget_then_served "$PONG" "$(real "$PING")"
 check_rss faults.budget_rss 40000 # 72 MiB offered
-check_match faults.budget_refused "*--max-buffered?: refused the connection holding the most*" "$(cat "$DLOG")"
+check_match faults.budget_refused "*?--max-memory?: refused the connection holding the most request bytes*" "$(cat "$DLOG")"
 kill "$hp" 2>/dev/null
 wait "$hp" 2>/dev/null
+stop_daemon
+
+# ---- one memory budget, both ways, by default ----
+# Two floods at once against the default budget (no cgroup limit: an
+# empty DAEMON_CGROUP_DIR): 300 clients each ask for a 9.2 MB file and
+# never read (2.8 GB of answers before the budget), and 30 clients
+# without the token each stream 9 MiB of an unfinished line (277 MB
+# before). The timeouts that would end them are pushed out of the way.
+mkdir -p "$d/nocg"
+yes 'a line of text that the flood asks for, again and again.....' | head -c 9200000 >"$d/big9"
+{ printf '{"id":"x","cmd":"'; head -c 9437184 /dev/zero | tr '\0' a; } >"$d/line9"
+DAEMON_CGROUP_DIR=$d/nocg DAEMON_TOKEN=tok DAEMON_LINE_TIMEOUT=3600 \
+	start_daemon floods --write-timeout 3600 -v
+check_match faults.mem_default "*memory budget 67108864 bytes ?the default; no cgroup memory limit?*" "$(cat "$DLOG")"
+sf noread "$S" 300 "{\"id\":\"b\",\"cmd\":\"wickfs read '$d/big9'\",\"token\":\"tok\"}" "$d/nready" >/dev/null &
+np=$!
+sf hold "$S" 30 "@$d/line9" "$d/sready" >/dev/null &
+hp=$!
+PIDS+=("$np" "$hp")
+for _ in $(seq 2400); do
+	[ -e "$d/sready" ] && [ "$(grep -c 'id=b answered' "$DLOG")" -ge 300 ] && break
+	sleep 0.05
+done
+check faults.mem_floods_answered 300 "$(grep -c 'id=b answered' "$DLOG")"
+PINGT='{"id":"p","cmd":"echo ok","token":"tok"}'
+check faults.mem_floods_others_served "$PONG" "$(real "$PINGT")"
+out=$(real "{\"id\":\"r\",\"op\":\"read\",\"args\":[\"$d/f.txt\"],\"token\":\"tok\"}")
+check faults.mem_floods_small_read '{"id":"r","ok":true,"data":"hello\n"}' "$out"
+out=$(real "{\"id\":\"r\",\"op\":\"read\",\"args\":[\"$d/big9\"],\"token\":\"tok\"}")
+check_match faults.mem_floods_big_refused '{"id":"r","ok":false,"error":"read *big9: this 9200000-byte file does not fit the daemon'"'"'s memory budget now*?--max-memory 67108864?*"}' "$out"
+check_match faults.mem_floods_stream_refused "*?--max-memory?: refused the connection holding the most request bytes*" "$(cat "$DLOG")"
+check_rss faults.mem_floods_rss 128000
+kill "$np" "$hp" 2>/dev/null
+wait "$np" "$hp" 2>/dev/null
+stop_daemon
+
+# ---- a client that stops reading is closed after --write-timeout ----
+rm -f "$d/go"
+start_daemon wt --write-timeout 1
+sf stall "$S" "{\"id\":\"b\",\"op\":\"read\",\"args\":[\"$d/big9\"]}" "$d/go" 120 >"$d/stall.out" &
+sp=$!
+PIDS+=("$sp")
+for _ in $(seq 1200); do grep -q 'unread for' "$DLOG" && break; sleep 0.05; done
+touch "$d/go"
+wait "$sp"
+check_match faults.write_timeout_logged "*an answer of * bytes unread for 1 s ?the daemon's --write-timeout?: connection closed*" "$(cat "$DLOG")"
+check_match faults.write_timeout_closed "lines 0, bytes *, then EOF" "$(cat "$d/stall.out")"
+check faults.write_timeout_then_served "$PONG" "$(real "$PING")"
+stop_daemon
+
+# ---- the default budget from the container's memory limit ----
+# 1/8 of cgroup v2 memory.max or v1 memory.limit_in_bytes when less than
+# 64 MiB; DAEMON_CGROUP_DIR stands for /sys/fs/cgroup.
+mkdir -p "$d/cg2" "$d/cg1/memory" "$d/cgmax"
+echo 268435456 >"$d/cg2/memory.max"
+echo 134217728 >"$d/cg1/memory/memory.limit_in_bytes"
+echo max >"$d/cgmax/memory.max"
+DAEMON_CGROUP_DIR=$d/cg2 start_daemon cg2
+check_match faults.cgroup_v2 "*memory budget 33554432 bytes ?1/8 of the cgroup memory limit, 268435456 bytes?*" "$(cat "$DLOG")"
+out=$(real "{\"id\":\"r\",\"op\":\"read\",\"args\":[\"$d/big9\"]}")
+check_match faults.cgroup_v2_big_read '{"id":"r","ok":false,"error":"read *big9: this 9200000-byte file is more than the daemon'"'"'s memory budget lets one answer hold*?read --bytes --offset N --limit N*"}' "$out"
+out=$(real "{\"id\":\"r\",\"op\":\"read\",\"args\":[\"$d/big9\",\"--bytes\",\"--limit\",\"1000000\"]}")
+check_match faults.cgroup_v2_read_in_parts '{"id":"r","ok":true,"data":{*"bytes":1000000,"size":9200000,"eof":false}}' "$out"
+stop_daemon
+DAEMON_CGROUP_DIR=$d/cg1 start_daemon cg1
+check_match faults.cgroup_v1 "*memory budget 16777216 bytes ?1/8 of the cgroup memory limit, 134217728 bytes?*" "$(cat "$DLOG")"
+stop_daemon
+DAEMON_CGROUP_DIR=$d/cgmax start_daemon cgmax
+check_match faults.cgroup_unlimited "*memory budget 67108864 bytes ?the default; no cgroup memory limit?*" "$(cat "$DLOG")"
+stop_daemon
+
+# ---- answers the budget has no room for ----
+# An in-process answer over the budget's bulk share is an error naming
+# it; a command's output is cut to fit (and flagged), never dropped.
+seq -f '%0200g' 20000 >"$d/long_lines"
+start_daemon small --max-line 1000000 --max-memory 4000000 --max-output 60000000
+out=$(real "{\"id\":\"g\",\"op\":\"grep\",\"args\":[\"--max\",\"100000\",\"0\",\"$d/long_lines\"]}")
+check_match faults.answer_over_budget '{"id":"g","ok":false,"error":"the answer ?* bytes? is dropped: the daemon'"'"'s memory budget ?--max-memory 4000000?*"}' "$out"
+real '{"id":"big","cmd":"head -c 50000000 /dev/zero | tr \\\\0 a","timeout":300}' >"$d/cut.out"
+check_match faults.command_output_cut '{"id":"big","stdout":"aaa*","stderr":"","exit_code":0,"stdout_truncated":true}' "$(cat "$d/cut.out")"
+check_true faults.command_output_cut_size "$(wc -c <"$d/cut.out") bytes" test "$(wc -c <"$d/cut.out")" -lt 4000000
+check_rss faults.command_output_cut_rss 40000 # 60 MB gathered before
+check faults.small_then_served "$PONG" "$(real "$PING")"
 stop_daemon
 
 # ---- 100 MB without a newline: an error, bounded memory, others served ----

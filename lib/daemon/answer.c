@@ -27,10 +27,10 @@ static void resp_begin(struct job *j)
 
 /* A legacy line: a command's streams, cut to fit one response line. */
 static void resp_run(struct job *j, const struct reply_run *run,
-		     const char *error)
+		     const char *error, size_t max)
 {
 	buf_reset(&j->resp);
-	reply_legacy(&j->resp, j->id, j->id_len, run, error, REPLY_LINE_MAX);
+	reply_legacy(&j->resp, j->id, j->id_len, run, error, max);
 	j->mode = JOB_DONE;
 }
 
@@ -39,7 +39,7 @@ void resp_legacy(struct job *j, const char *out, size_t out_len,
 {
 	struct reply_run run = {out, err, out_len, err_len, code, 0, 0, 0};
 
-	resp_run(j, &run, error);
+	resp_run(j, &run, error, REPLY_LINE_MAX);
 }
 
 /* An applet's answer too big for one response line (a 12 MB file read in
@@ -118,6 +118,23 @@ void resp_invalid(struct job *j, const char *what)
 	resp_legacy(j, "", 0, "", 0, 0, msg);
 }
 
+void resp_over_budget(struct job *j, size_t size)
+{
+	const struct daemon *d = j->d;
+	char msg[400];
+	int code = 1;
+
+	/* A command ran: its exit code stays, its output is gone. */
+	if (!j->native && j->spawned)
+		code = j->exit_code;
+	snprintf(msg, sizeof(msg), "the answer (%zu bytes) is dropped: the "
+		 "daemon's memory budget (--max-memory %zu) is held by answers "
+		 "not yet read and requests in progress; %sretry, or ask for "
+		 "less (read --bytes --offset N --limit N)", size, d->mem.limit,
+		 j->spawned ? "the command ran; " : "");
+	resp_fail(j, code, msg);
+}
+
 static void timeout_msg(struct job *j, char *msg, size_t n)
 {
 	snprintf(msg, n, "command timed out after %llds", j->timeout_s);
@@ -127,10 +144,10 @@ static void timeout_msg(struct job *j, char *msg, size_t n)
  * (native), or escaped once more as the legacy stdout, where the budget
  * shrinks by the measured growth until it fits. */
 static void exec_env_fit(const struct job *j, const struct reply_run *run,
-			 struct buf *env)
+			 struct buf *env, size_t line_max)
 {
 	size_t over = reply_legacy_overhead(j->id, j->id_len, NULL);
-	size_t max = REPLY_LINE_MAX - over, need;
+	size_t max = line_max - over, need;
 	int tries;
 
 	for (tries = 0; tries < 8; tries++) {
@@ -139,16 +156,30 @@ static void exec_env_fit(const struct job *j, const struct reply_run *run,
 		if (j->native)
 			return;
 		need = json_str_size(env->p, env->len, SIZE_MAX, NULL) + over;
-		if (need < REPLY_LINE_MAX)
+		if (need < line_max)
 			return;
-		max = (size_t)((double)max * (double)(REPLY_LINE_MAX - over) /
+		max = (size_t)((double)max * (double)(line_max - over) /
 			       (double)need) - 64;
 	}
+}
+
+/* A command's line: cut to what the memory budget has room for, not
+ * dropped once the command has run. */
+static size_t command_line_max(const struct job *j)
+{
+	struct wfs_budget *b = &j->d->mem;
+	size_t used = wfs_budget_used(b);
+	size_t room = used < b->bulk ? b->bulk - used : 0;
+
+	if (room < SMALL_ANSWER)
+		room = SMALL_ANSWER;
+	return room < REPLY_LINE_MAX ? room : REPLY_LINE_MAX;
 }
 
 void request_command_done(struct job *j, struct wfs_exec_result *res,
 			  const char *spawn_error)
 {
+	size_t max = command_line_max(j);
 	const char *shut = "daemon shutting down: command killed";
 	struct buf env;
 	char msg[128];
@@ -160,8 +191,9 @@ void request_command_done(struct job *j, struct wfs_exec_result *res,
 		if (spawn_error)
 			return resp_legacy(j, "", 0, "", 0, 1, spawn_error);
 		run = reply_run_of(res);
+		j->exit_code = res->exit_code;
 		return resp_run(j, &run, res->timed_out ? msg
-				: j->cancelled ? shut : NULL);
+				: j->cancelled ? shut : NULL, max);
 	}
 	/* JOB_EXEC_APPLET: what `wickfs exec CMD` would have printed. */
 	buf_init(&env);
@@ -174,7 +206,7 @@ void request_command_done(struct job *j, struct wfs_exec_result *res,
 				   res->timed_out ? msg : shut);
 	} else {
 		run = reply_run_of(res);
-		exec_env_fit(j, &run, &env);
+		exec_env_fit(j, &run, &env, max);
 	}
 	if (j->native)
 		resp_native(j, env.p, env.len);
@@ -203,6 +235,7 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	buf_init(&out);
 	buf_init(&err);
 	wfs_ctx_init_root(&ctx, &j->arena, j->d->root);
+	ctx.budget = &j->d->mem;
 	ctx.readonly = j->d->o->readonly;
 	ctx.readonly_exec = j->d->o->readonly_exec;
 	ctx.deadline_ms = j->deadline_ms;
@@ -220,6 +253,7 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	r.arena = &j->arena;
 	r.ctx = &ctx;
 	rc = applet_run(j->applet, &r, j->argc, j->argv);
+	j->budget_held += ctx.budget_held;
 	if (ctx.too_big) {
 		again = 1; /* nothing answered: a worker reads it */
 		j->probe = 0;

@@ -5,11 +5,17 @@
  * a connection never holds more than one line and one response; a line
  * over the limit is answered with an error and dropped as it arrives.
  *
- * Clients without the token must not exhaust the daemon: the request
- * bytes held over all connections have a budget (--max-buffered), past
- * which the largest holders are refused; a line left unfinished longer
- * than --line-timeout is refused; and at --max-conns the oldest
- * connection that never sent a valid request makes room for a new one.
+ * Clients must not exhaust the daemon: what it holds for them, requests
+ * being read or handled and answers waiting to be sent, has one budget
+ * (--max-memory). Past it the connections holding the most request bytes
+ * are refused; an answer the budget has no room for becomes an error
+ * naming it (and a file is reserved for before it is read, so a big one
+ * is refused before it is loaded: wfs_budget_take); an answer its
+ * client does not read within --write-timeout closes the
+ * connection; a line left unfinished longer than --line-timeout is
+ * refused; at --max-conns the oldest connection that never sent a valid
+ * request makes room for a new one; and --allow-from names the TCP peers
+ * accepted at all.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -21,14 +27,30 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "daemon_int.h"
+#include "netaddr.h"
 #include "reply.h"
 
-/* Our buffered bytes, counted in the daemon's total. */
+/* The memory of b: the most it held since it was allocated, as its
+ * pages stay with us (tracked in *p and *mark). */
+static size_t touched(const struct buf *b, const char **p, size_t *mark)
+{
+	if (b->p != *p) {
+		*p = b->p;
+		*mark = 0;
+	}
+	if (b->len > *mark)
+		*mark = b->len;
+	return b->p ? *mark : 0;
+}
+
+/* Our buffers, both ways, counted in the daemon's budget. */
 static void conn_account(struct conn *c)
 {
-	size_t now = c->dead ? 0 : c->in.len - c->in_off;
+	size_t now = c->dead ? 0 : touched(&c->in, &c->in_p, &c->in_hw) +
+		touched(&c->out, &c->out_p, &c->out_hw);
 
-	c->d->in_bytes = c->d->in_bytes - c->held + now;
+	wfs_budget_add(&c->d->mem, now);
+	wfs_budget_sub(&c->d->mem, c->held);
 	c->held = now;
 }
 
@@ -78,6 +100,8 @@ void conn_close(struct conn *c)
 
 static void conn_flush(struct conn *c)
 {
+	size_t was = c->out_off;
+
 	while (!c->dead && c->out_off < c->out.len) {
 		ssize_t n = send(c->fd, c->out.p + c->out_off,
 				 c->out.len - c->out_off, MSG_NOSIGNAL);
@@ -91,11 +115,21 @@ static void conn_flush(struct conn *c)
 		}
 		c->out_off += (size_t)n;
 	}
+	if (c->dead)
+		return;
 	if (c->out_off == c->out.len) {
 		if (c->out.cap > KEEP_BUF)
 			buf_free(&c->out);
 		buf_reset(&c->out);
 		c->out_off = 0;
+		c->write_since = 0;
+		conn_account(c);
+	} else if (!c->write_since || c->out_off != was) {
+		/* The reader's deadline runs from its last progress. */
+		struct daemon *d = c->d;
+		c->write_since = wfs_now_ms();
+		d->check_at = earliest(d->check_at, c->write_since +
+				       d->o->write_timeout * 1000LL);
 	}
 }
 
@@ -114,9 +148,27 @@ static void conn_send(struct conn *c, struct buf *resp)
 		conn_close(c);
 		return;
 	}
+	conn_account(c);
 	conn_flush(c);
 }
 
+
+/* A finished answer takes its place in the budget, or gives way to an
+ * error naming it. What the job held is given back first. */
+static void admit(struct daemon *d, struct job *j)
+{
+	size_t n = j->resp.len, used = wfs_budget_used(&d->mem);
+	size_t cap = n > SMALL_ANSWER ? d->mem.bulk : d->mem.limit;
+	unsigned k;
+
+	if (used <= cap && n <= cap - used)
+		return;
+	if ((k = dlog_rate(d)))
+		dlog("id=%s: an answer of %zu bytes dropped: %zu of the memory "
+		     "budget's %zu bytes are in use (--max-memory)%s", j->id, n,
+		     used, d->mem.limit, k > 1 ? ", and more since" : "");
+	resp_over_budget(j, n);
+}
 
 void job_complete(struct daemon *d, struct job *j)
 {
@@ -124,6 +176,7 @@ void job_complete(struct daemon *d, struct job *j)
 
 	if (j->mode != JOB_DONE || j->running)
 		return;
+	job_release(j);
 	if (d->o->verbose)
 		dlog("id=%s answered in %lld ms", j->id,
 		     wfs_now_ms() - j->started_ms);
@@ -138,6 +191,7 @@ void job_complete(struct daemon *d, struct job *j)
 				     j->id, j->resp.p ? j->resp.p : "");
 			conn_close(c); /* now free to go */
 		} else {
+			admit(d, j);
 			conn_send(c, &j->resp);
 			if (!j->spawned)
 				loop_poll_after(d);
@@ -209,8 +263,6 @@ void job_parsed(struct daemon *d, struct job *j)
 	j->line = NULL;
 	free(j->owned_line);
 	j->owned_line = NULL;
-	d->in_bytes -= j->counted;
-	j->counted = 0;
 	if (j->authed && j->conn && !j->conn->dead)
 		j->conn->authed = 1;
 	if (j->mode == JOB_DONE)
@@ -249,7 +301,7 @@ static void conn_refuse(struct conn *c, const char *msg)
 /* A big line goes to a worker to be parsed, and is not copied on the
  * loop when it is most of the buffer: the job takes the buffer itself
  * and the connection keeps a copy of what follows the line. Either way
- * its bytes count against --max-buffered until it is parsed. */
+ * its bytes count against the budget until the job is done. */
 static struct job *defer_line(struct conn *c, size_t start, size_t len)
 {
 	struct daemon *d = c->d;
@@ -274,10 +326,6 @@ static struct job *defer_line(struct conn *c, size_t start, size_t len)
 		c->in_off = c->scan_off = 0;
 		conn_account(c);
 	}
-	if (j) {
-		j->counted = len;
-		d->in_bytes += len;
-	}
 	return j;
 }
 
@@ -299,6 +347,11 @@ static void handle_line(struct conn *c, size_t start, size_t len)
 	if (!j) {
 		conn_error(c, "out of memory");
 		return;
+	}
+	/* The job's arena holds what the line said until it is done. */
+	if (j->mode != JOB_DONE) {
+		j->counted = len;
+		wfs_budget_add(&d->mem, len);
 	}
 	dispatch(d, c, j);
 }
@@ -324,18 +377,28 @@ static void line_started(struct conn *c)
 	if (c->line_since)
 		return;
 	c->line_since = wfs_now_ms();
-	d->line_check_at = earliest(d->line_check_at,
-				    c->line_since + d->o->line_timeout * 1000LL);
+	d->check_at = earliest(d->check_at,
+			       c->line_since + d->o->line_timeout * 1000LL);
 }
 
 void conns_expire(struct daemon *d, long long now)
 {
 	long long limit = d->o->line_timeout * 1000LL, next = 0;
+	long long wlimit = d->o->write_timeout * 1000LL;
 	struct conn *c, *nx;
 	char msg[160];
 
 	for (c = d->conns; c; c = nx) {
 		nx = c->next;
+		if (c->write_since && now - c->write_since >= wlimit) {
+			dlog("an answer of %zu bytes unread for %d s (the "
+			     "daemon's --write-timeout): connection closed",
+			     c->out.len - c->out_off, d->o->write_timeout);
+			conn_close(c);
+			continue;
+		}
+		if (c->write_since)
+			next = earliest(next, c->write_since + wlimit);
 		if (!c->line_since || c->job)
 			continue;
 		if (now - c->line_since < limit) {
@@ -349,30 +412,46 @@ void conns_expire(struct daemon *d, long long now)
 			 d->o->line_timeout);
 		conn_refuse(c, msg);
 	}
-	d->line_check_at = next;
+	d->check_at = next;
 }
 
-/* Past --max-buffered, the connections holding the most are refused,
- * largest first, until the total is back under it. */
+/* Past the budget (less room for a small answer), the buffers idle
+ * connections keep (to spare a malloc per request) go first; then the
+ * connections holding the most request bytes are refused, largest first,
+ * until the total is back under it. */
 static void enforce_budget(struct daemon *d)
 {
+	size_t target = d->mem.limit - SMALL_ANSWER;
+	struct conn *c;
 	char msg[300];
 
-	while (d->in_bytes > d->o->max_buffered) {
-		struct conn *c, *big = NULL;
+	for (c = d->conns; c; c = c->next) {
+		if (c->in.cap && c->in_off == c->in.len) {
+			buf_free(&c->in);
+			c->in_off = c->scan_off = 0;
+		}
+		if (c->out.cap && c->out_off == c->out.len) {
+			buf_free(&c->out);
+			c->out_off = 0;
+		}
+		conn_account(c);
+	}
+	while (wfs_budget_used(&d->mem) > target) {
+		struct conn *big = NULL;
+		size_t n = 0;
 
 		for (c = d->conns; c; c = c->next)
-			if (!big || c->held > big->held)
-				big = c;
-		if (!big || !big->held)
+			if (c->in.len - c->in_off > n)
+				big = c, n = c->in.len - c->in_off;
+		if (!big)
 			return;
-		dlog("request bytes buffered over %zu (--max-buffered): refused "
-		     "the connection holding the most (%zu bytes)",
-		     d->o->max_buffered, big->held);
+		dlog("memory budget of %zu bytes exceeded (--max-memory): refused "
+		     "the connection holding the most request bytes (%zu)",
+		     d->mem.limit, n);
 		snprintf(msg, sizeof(msg), "request refused: the daemon holds more "
-			 "request bytes than its limit (--max-buffered %zu), and "
-			 "this connection held the most (%zu bytes)",
-			 d->o->max_buffered, big->held);
+			 "than its memory budget (--max-memory %zu) in requests "
+			 "and unread answers, and this connection held the most "
+			 "request bytes (%zu)", d->mem.limit, n);
 		conn_refuse(big, msg);
 	}
 }
@@ -427,7 +506,6 @@ void conn_process(struct conn *c)
 	}
 	if (c->dead)
 		return;
-	conn_account(c);
 	if (c->in_off == c->in.len) {
 		if (c->in.cap > KEEP_BUF)
 			buf_free(&c->in);
@@ -439,6 +517,7 @@ void conn_process(struct conn *c)
 		c->scan_off -= c->in_off;
 		c->in_off = 0;
 	}
+	conn_account(c);
 	if (!c->job && c->out_off == c->out.len &&
 	    (d->stopping || (c->eof && c->in_off == c->in.len))) {
 		conn_close(c);
@@ -504,7 +583,7 @@ static void conn_read(struct conn *c)
 			break; /* drained: spare the recv that would say EAGAIN */
 	}
 	conn_account(c);
-	if (c->d->in_bytes > c->d->o->max_buffered)
+	if (wfs_budget_used(&c->d->mem) > c->d->mem.limit - SMALL_ANSWER)
 		enforce_budget(c->d);
 	conn_process(c);
 }
@@ -553,8 +632,12 @@ static int make_room(struct daemon *d)
 void conn_accept(struct daemon *d, struct listener *l)
 {
 	for (;;) {
-		int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), one = 1;
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int fd = accept4(l->fd, (struct sockaddr *)&ss, &sl,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC), one = 1;
 		struct conn *c;
+		unsigned k;
 
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
@@ -569,6 +652,17 @@ void conn_accept(struct daemon *d, struct listener *l)
 				d->accept_resume = wfs_now_ms() + 100;
 			}
 			return;
+		}
+		if (!l->is_unix && d->o->nallow &&
+		    !net_cidr_match(d->o->allow, d->o->nallow, (struct sockaddr *)&ss)) {
+			if ((k = dlog_rate(d))) {
+				char who[80];
+				net_addr_format((struct sockaddr *)&ss, who, sizeof(who));
+				dlog("connection from %s refused: not in --allow-from%s",
+				     who, k > 1 ? " (and more since)" : "");
+			}
+			close(fd);
+			continue;
 		}
 		if (d->nconns >= d->o->max_conns && !make_room(d)) {
 			dlog("connection refused: %d connections open (--max-conns)",

@@ -54,6 +54,7 @@ struct job {
 	struct watch w[EXEC_NFDS];
 	int running, cancelled;
 	int spawned;              /* a command ran (no polling after it) */
+	int exit_code;            /* JOB_SHELL: the command's, once done */
 	int probe;                /* inline read, not stat'ed: may be too big */
 	const char *line;         /* JOB_PARSE: the request line */
 	size_t line_len;
@@ -61,7 +62,10 @@ struct job {
 	int refused;              /* bad or missing token */
 	int authed;               /* a request that passed the token check */
 	char *owned_line;         /* JOB_PARSE: the connection's buffer, taken */
-	size_t counted;           /* its bytes in d->in_bytes until parsed */
+	size_t counted;           /* the line's bytes, in the budget until
+				     the job is done (its arena holds them) */
+	size_t budget_held;       /* taken by the applet for a file it read */
+	size_t out_counted;       /* a command's output, in the budget */
 	/* Set by the loop when the client is gone or the daemon stops: the
 	 * applet's cancel flag (ctx.cancel), and a queued job never starts. */
 	volatile int abandon;
@@ -104,6 +108,8 @@ void resp_legacy(struct job *j, const char *out, size_t out_len,
 void resp_fail(struct job *j, int code, const char *msg);
 /* A line that is no request: the legacy error with an empty id. */
 void resp_invalid(struct job *j, const char *what);
+/* An answer the budget has no room for: an error naming it. */
+void resp_over_budget(struct job *j, size_t size);
 
 /* pool.c */
 struct pool;
@@ -148,9 +154,15 @@ struct daemon {
 	int njob_cache;
 	long long poll_until;     /* ns, CLOCK_MONOTONIC; 0: sleep at once */
 	const char *root;         /* WICKFS_ROOT, resolved; NULL: none */
-	size_t in_bytes;          /* request bytes held: buffers, big lines */
-	long long line_check_at;  /* next unfinished-line deadline; 0: none */
+	struct wfs_budget mem;    /* --max-memory: what is held, both ways */
+	long long check_at;       /* next line or write deadline; 0: none */
+	long long quiet_until;    /* dlog_rate: the next line allowed */
+	unsigned quiet;           /* ... and the lines skipped meanwhile */
 };
+
+/* Answers up to this size may use the whole memory budget; bigger ones
+ * only its bulk share, which leaves room for requests and small ones. */
+#define SMALL_ANSWER WFS_BUDGET_SMALL
 
 /* Connections (conn.c). */
 #define READ_CHUNK 65536
@@ -169,9 +181,13 @@ struct conn {
 	int skipping;             /* dropping an oversize line to its end */
 	int eof, dead;
 	int authed;               /* sent a request that passed the token */
-	size_t held;              /* our bytes in d->in_bytes */
+	size_t held;              /* our bytes in the budget */
+	const char *in_p, *out_p; /* the buffers in_hw and out_hw are of */
+	size_t in_hw, out_hw;     /* their most bytes since allocated */
 	long long opened_ms;
 	long long line_since;     /* the unfinished line began; 0: none */
+	long long write_since;    /* an answer waits for the reader since
+				     (its last progress); 0: none */
 	struct conn *prev, *next;
 };
 
@@ -181,7 +197,8 @@ struct conn {
 
 void conn_accept(struct daemon *d, struct listener *l);
 /* Answer and close the connections whose unfinished line is older than
- * --line-timeout; sets d->line_check_at to the next such deadline. */
+ * --line-timeout, close those whose answer waited for its reader longer
+ * than --write-timeout; sets d->check_at to the next such deadline. */
 void conns_expire(struct daemon *d, long long now);
 void conn_event(struct conn *c, unsigned ev);
 /* Answer buffered lines while nothing is in flight. */
@@ -215,6 +232,12 @@ void listen_remove_socket(struct daemon *d);
 
 /* The loop (loop.c). */
 void dlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* For a line a flood repeats: 0 when one was logged less than a second
+ * ago, else 1 + how many were skipped since. */
+unsigned dlog_rate(struct daemon *d);
+/* The job is done with what it held in the budget: its line, a file it
+ * read, a command's output (request.c). */
+void job_release(struct job *j);
 int ep_ctl(struct daemon *d, int op, int fd, struct watch *w, unsigned events);
 
 /* The earlier of two times, 0 meaning none. */

@@ -48,6 +48,21 @@ void dlog(const char *fmt, ...)
 		return;
 }
 
+unsigned dlog_rate(struct daemon *d)
+{
+	long long now = wfs_now_ms();
+	unsigned n;
+
+	if (now < d->quiet_until) {
+		d->quiet++;
+		return 0;
+	}
+	d->quiet_until = now + 1000;
+	n = d->quiet + 1;
+	d->quiet = 0;
+	return n;
+}
+
 int ep_ctl(struct daemon *d, int op, int fd, struct watch *w,
 		  unsigned events)
 {
@@ -152,7 +167,7 @@ static int loop_timeout(struct daemon *d, long long now)
 	if (d->stopping)
 		t = earliest(t, d->stop_deadline);
 	t = earliest(t, d->reap_at);
-	t = earliest(t, d->line_check_at);
+	t = earliest(t, d->check_at);
 	if (!t)
 		return -1;
 	return t <= now ? 0 : (int)(t - now > 60000 ? 60000 : t - now);
@@ -233,7 +248,7 @@ static void run_loop(struct daemon *d)
 				ep_ctl(d, EPOLL_CTL_ADD, d->lis[i].fd,
 				       &d->lis[i].w, EPOLLIN);
 		}
-		if (d->line_check_at && now >= d->line_check_at)
+		if (d->check_at && now >= d->check_at)
 			conns_expire(d, now);
 		if (d->reap_at && now >= d->reap_at) {
 			proc_reap_orphans(d);
@@ -296,6 +311,8 @@ int daemon_run(const struct daemon_opts *o)
 
 	memset(d, 0, sizeof(*d));
 	d->o = o;
+	d->mem.limit = o->max_memory;
+	d->mem.bulk = o->max_memory - o->max_memory / 4;
 	d->ep = d->wake_fd = d->sig_fd = d->cwd_fd = -1;
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&sigs);
@@ -326,9 +343,10 @@ int daemon_run(const struct daemon_opts *o)
 		dlog("nothing to listen on: give --listen or --socket");
 		goto out;
 	}
-	if (o->listen && !o->token)
-		dlog("warning: no DAEMON_TOKEN set: anyone who can reach tcp %s "
-		     "can run commands as this user", o->listen);
+	if (o->listen && !o->token && !o->nallow)
+		dlog("warning: no DAEMON_TOKEN and no DAEMON_ALLOW_FROM: anyone who "
+		     "can reach tcp %s can run commands as uid %d (see --token-file, "
+		     "--allow-from)", o->listen, (int)geteuid());
 	/* Confined: relative paths and commands without a workdir start in
 	 * the workspace. */
 	if (d->root) {
@@ -363,8 +381,9 @@ int daemon_run(const struct daemon_opts *o)
 	}
 	if (getpid() == 1)
 		d->reap_at = wfs_now_ms() + 1000;
-	dlog("ready: pid %d, %d workers, max line %zu bytes", (int)getpid(),
-	     o->workers, o->max_line);
+	dlog("ready: pid %d, %d workers, max line %zu bytes, memory budget %zu "
+	     "bytes (%s)", (int)getpid(), o->workers, o->max_line, o->max_memory,
+	     o->memory_from);
 	run_loop(d);
 	rc = 0;
 	dlog("stopped");

@@ -61,6 +61,28 @@ void proc_start(struct daemon *d, struct job *j)
 		     j->exec.command);
 }
 
+/* A command's output counts against the budget as it is gathered; past
+ * the budget's bulk share, what more it prints is discarded, and the
+ * answer flags the streams cut. */
+static void proc_count(struct daemon *d, struct job *j)
+{
+	struct exec_proc *p = &j->proc;
+	size_t now = p->out[0].len + p->out[1].len, keep;
+
+	if (now > j->out_counted) {
+		wfs_budget_add(&d->mem, now - j->out_counted);
+		j->out_counted = now;
+	}
+	if (wfs_budget_used(&d->mem) <= d->mem.bulk)
+		return;
+	keep = p->out[0].len > p->out[1].len ? p->out[0].len : p->out[1].len;
+	if (keep < p->max_output) {
+		p->max_output = keep;
+		dlog("id=%s: output cut at %zu bytes per stream: the memory budget "
+		     "(--max-memory %zu) is in use", j->id, keep, d->mem.limit);
+	}
+}
+
 static void proc_complete(struct daemon *d, struct job *j)
 {
 	struct wfs_exec_result res;
@@ -74,6 +96,9 @@ static void proc_complete(struct daemon *d, struct job *j)
 	if (j->next)
 		j->next->prev = j->prev;
 	d->nrunning--;
+	/* its output leaves the budget; the answer made of it enters */
+	wfs_budget_sub(&d->mem, j->out_counted);
+	j->out_counted = 0;
 	request_command_done(j, &res, NULL);
 	buf_free(&res.out);
 	buf_free(&res.err);
@@ -92,6 +117,7 @@ void proc_event(struct daemon *d, struct job *j, int index)
 	if (!j->running)
 		return;
 	exec_io(&j->proc, index);
+	proc_count(d, j);
 	if (exec_done(&j->proc))
 		proc_complete(d, j);
 }

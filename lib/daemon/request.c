@@ -46,12 +46,19 @@ static struct job *job_new(struct daemon *d)
 	return j;
 }
 
+void job_release(struct job *j)
+{
+	wfs_budget_sub(&j->d->mem, j->counted + j->budget_held + j->out_counted);
+	j->counted = j->budget_held = j->out_counted = 0;
+}
+
 void job_free(struct job *j)
 {
 	struct daemon *d;
 
 	if (!j)
 		return;
+	job_release(j);
 	free(j->owned_line);
 	j->owned_line = NULL;
 	d = j->d;

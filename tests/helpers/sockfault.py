@@ -12,6 +12,12 @@ for tests/t_faults.sh. Every mode prints one result line on stdout.
                            daemon takes), then print its reply or "NOREPLY"
   many SOCK N LINE SECS    N connections open at once, each sends LINE;
                            prints "answered A of N, ok K"
+  noread SOCK N LINE READY N connections each send LINE and never read
+                           what comes back; touch READY, hold until killed
+  stall SOCK LINE GO SECS  send LINE, read nothing until the file GO
+                           exists (at most SECS), then read to the end:
+                           prints "lines L, bytes B, then EOF" (or
+                           "then NOREPLY" when the daemon keeps it open)
 """
 import os
 import resource
@@ -110,7 +116,43 @@ def many(path, n, line, secs):
     print("answered %d of %d, ok %d" % (answered, n, ok))
 
 
+def noread(path, n, line, ready):
+    n = int(n)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < n + 64:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, n + 64), hard))
+    keep = []
+    for _ in range(n):
+        s = conn(path)
+        s.sendall((line + "\n").encode())
+        keep.append(s)
+    open(ready, "w").close()
+    while True:
+        time.sleep(3600)
+
+
+def stall(path, line, go, secs):
+    s = conn(path)
+    s.sendall((line + "\n").encode())
+    deadline = time.monotonic() + float(secs)
+    while not os.path.exists(go) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    s.settimeout(max(0.1, deadline - time.monotonic()))
+    data, end = b"", "EOF"
+    try:
+        while True:
+            b = s.recv(1 << 20)
+            if not b:
+                break
+            data += b
+    except (socket.timeout, TimeoutError):
+        end = "NOREPLY"
+    except OSError:
+        pass
+    print("lines %d, bytes %d, then %s" % (data.count(b"\n"), len(data), end))
+
+
 if __name__ == "__main__":
     modes = {"partial": partial, "hold": hold, "sendclose": sendclose,
-             "flood": flood, "many": many}
+             "flood": flood, "many": many, "noread": noread, "stall": stall}
     modes[sys.argv[1]](*sys.argv[2:])
