@@ -79,8 +79,15 @@ struct applet {
 #define APPLET_LOOP_PROBE 8u  /* ... tried there without a stat: gives up
 				 by itself on a big file (ctx read_max) */
 #define APPLET_LOOP_DIR 16u   /* ... a small directory is cheap too */
-#define APPLET_SPAWNS 32u     /* runs a command: the daemon starts it from
-				 its loop instead of a worker */
+/* Policy: what the applet does, enforced by applet_run for every front
+ * end, so that no applet checks a mode itself. */
+#define APPLET_SPAWNS 32u     /* runs a command: refused in read-only mode
+				 unless WICKFS_READONLY_EXEC; the daemon
+				 starts it from its loop, not a worker */
+#define APPLET_WRITES 64u     /* changes files: refused in read-only mode,
+				 naming its last positional (the target,
+				 as in cp, mv, chmod); a write that depends
+				 on an option calls wfs_writable instead */
 /* The reference's form: exactly N positional arguments (the Go host sends
  * `grep PATTERN PATH`, `read PATH`, `exec COMMAND`, never "--"). Given
  * exactly N arguments, the applet takes every one literally, even "-i" or
@@ -94,7 +101,8 @@ extern const size_t applet_count;
 /* The applet of exactly this name, or NULL (aliases are applets/main.c's). */
 const struct applet *applet_find(const char *name);
 
-/* Parse options, handle --help and argument counts, run the applet.
+/* Parse options, handle --help and argument counts, refuse what the
+ * applet's policy flags forbid in r->ctx's modes, run the applet.
  * argv[0] is the first argument after the applet name. Returns the exit
  * status: 0 ok, 1 error envelope, 2 usage. */
 int applet_run(const struct applet *a, struct req *r, int argc, char **argv);

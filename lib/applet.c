@@ -228,6 +228,11 @@ int applet_run(const struct applet *a, struct req *r, int argc, char **argv)
 		return usage_line(r);
 	r->argc = np;
 	r->argv = pos;
+	if ((a->flags & APPLET_SPAWNS) && r->ctx->readonly && !r->ctx->readonly_exec)
+		return reply_error(r, "%s: " WFS_READONLY_SPAWN_REFUSED, a->name);
+	if ((a->flags & APPLET_WRITES) &&
+	    wfs_writable(r->ctx, a->name, np ? pos[np - 1] : NULL))
+		return reply_ctx_error(r);
 	return a->main(r);
 }
 
