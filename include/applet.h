@@ -88,6 +88,10 @@ struct applet {
 				 naming its last positional (the target,
 				 as in cp, mv, chmod); a write that depends
 				 on an option calls wfs_writable instead */
+/* Its arguments are no workspace paths (an address, a socket, a
+ * command): the root does not apply, by design. Such an applet is CLI
+ * only too, so no request (daemon, MCP) ever reaches it. */
+#define APPLET_OUTSIDE_ROOT (128u | APPLET_CLI_ONLY)
 /* The reference's form: exactly N positional arguments (the Go host sends
  * `grep PATTERN PATH`, `read PATH`, `exec COMMAND`, never "--"). Given
  * exactly N arguments, the applet takes every one literally, even "-i" or
