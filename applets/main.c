@@ -11,17 +11,6 @@
 #include "applet.h"
 #include "util.h"
 
-/* The applet a command name stands for: wickfs-APPLET links, and the
- * reference's daemon names. */
-static const struct applet *applet_alias(const char *name)
-{
-	if (!strncmp(name, "wickfs-", 7))
-		name += 7;
-	if (!strcmp(name, "wick-daemon") || !strcmp(name, "wickdaemon"))
-		name = "daemon";
-	return applet_find(name);
-}
-
 static void usage(FILE *f)
 {
 	size_t i;
@@ -210,13 +199,9 @@ int main(int argc, char **argv)
 	arena_init(&arena);
 	buf_init(&out);
 	buf_init(&err);
-	memset(&r, 0, sizeof(r));
+	req_init(&r, &arena, &ctx, &out, &err);
 	r.in_fd = 0;
 	r.out_stream = 1;
-	r.out = &out;
-	r.err = &err;
-	r.arena = &arena;
-	r.ctx = &ctx;
 	if (wfs_ctx_init(&ctx, &arena)) {
 		reply_error(&r, "%s", ctx.err);
 		rc = 1;

@@ -102,8 +102,25 @@ struct applet {
 /* The generated table (build/gen/applets.c). */
 extern const struct applet applet_table[];
 extern const size_t applet_count;
-/* The applet of exactly this name, or NULL (aliases are applets/main.c's). */
+/* The applet of exactly this name, or NULL. */
 const struct applet *applet_find(const char *name);
+/* The applet a command name stands for: NAME, a wickfs-NAME link (what
+ * --install makes), or the reference's daemon names (wick-daemon,
+ * wickdaemon). The CLI looks up argv[0]'s base name and its first
+ * argument with it. */
+const struct applet *applet_alias(const char *name);
+/* The applet a shell command's words w[0..n) would run, and in *used how
+ * many words name it: `wickfs APPLET ...` or `wickfs-APPLET ...` (either
+ * word a path or not); NULL for anything else: a bare `ls` is the
+ * system's ls there, not ours. */
+const struct applet *applet_of_command(char *const *w, int n, int *used);
+
+/* The request every front end (CLI, daemon, MCP) builds: no options, no
+ * input (in "" of length 0), output into out and err, memory from a,
+ * operations in ctx. The CLI then reads stdin on demand (in_fd 0,
+ * out_stream 1); the daemon sets in and in_len. */
+void req_init(struct req *r, struct arena *a, struct wfs_ctx *ctx,
+	      struct buf *out, struct buf *err);
 
 /* Parse options, handle --help and argument counts, refuse what the
  * applet's policy flags forbid in r->ctx's modes, run the applet.
