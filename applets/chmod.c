@@ -1,6 +1,6 @@
 /* chmod.c - change a path's mode
  *
- * APPLET(chmod, "", 2, 2, APPLET_LOOP_OK)
+ * APPLET(chmod, "", 2, 2, APPLET_LOOP_OK|APPLET_WRITES)
  *
  * config APPLET_CHMOD
  *	bool "chmod: change a path's mode"

@@ -1,6 +1,6 @@
 /* client.c - send one request to a wick-daemon
  *
- * APPLET(client, "connect: token: timeout#<1=120 workdir: i|stdin raw parallel#<1=1", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY)
+ * APPLET(client, "connect: token: timeout#<1=120 workdir: i|stdin raw parallel#<1=1", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
  *
  * config APPLET_CLIENT
  *	bool "client: drive a wick-daemon from the command line"

@@ -1,6 +1,6 @@
 /* cp.c - copy a file, link or tree
  *
- * APPLET(cp, "r|recursive no-clobber", 2, 2, APPLET_LOOP_OK)
+ * APPLET(cp, "r|recursive no-clobber", 2, 2, APPLET_LOOP_OK|APPLET_WRITES)
  *
  * config APPLET_CP
  *	bool "cp: copy a file, symlink or directory tree"

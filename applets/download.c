@@ -36,10 +36,6 @@ static const char *spool_tree(struct req *r, const char *dir)
 	char *spool = arena_printf(r->arena, "%s/.wickfs/%s", dir, name);
 	int dfd, wfd;
 
-	if (r->ctx->readonly) {
-		reply_error(r, "download %s: read-only mode (WICKFS_READONLY)", dir);
-		return NULL;
-	}
 	if (!spool || !name || wfs_confine(r->ctx, "download", dir)) {
 		reply_ctx_error(r);
 		return NULL;
@@ -98,10 +94,12 @@ int download_main(struct req *r)
 	size_t n = 0;
 	int fd, eof, own;
 
+	/* the spool and --remove write: the only option-dependent writes */
+	if ((opt_has(r, OPT_tree) || opt_has(r, OPT_remove)) &&
+	    wfs_writable(r->ctx, "download", path))
+		return reply_ctx_error(r);
 	if (opt_has(r, OPT_tree) && !(path = spool = spool_tree(r, path)))
 		return 1;
-	if ((opt_has(r, OPT_remove) || spool) && r->ctx->readonly)
-		return reply_error(r, "download %s: read-only mode (WICKFS_READONLY)", path);
 	own = spool || is_spool(path);
 	r->ctx->own_state += own;
 	fd = fs_open_regular(r->ctx, "download", path, &st);

@@ -1,7 +1,12 @@
 /* init.c - a tiny init for containers: start one command, pass signals on,
  * reap orphans
  *
- * APPLET(init, "", 1, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY)
+ * APPLET(init, "", 1, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ *
+ * Not APPLET_SPAWNS: its command is the container's entrypoint, chosen by
+ * whoever starts the container (often `wickfs daemon`, which keeps
+ * read-only mode itself), never by a request; read-only mode must not
+ * stop the container from starting.
  *
  * config APPLET_INIT
  *	bool "init: run a command as PID 1 (signals, zombies, exit status)"

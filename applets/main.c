@@ -9,18 +9,8 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "applet.h"
+#include "fsutil.h"
 #include "util.h"
-
-/* The applet a command name stands for: wickfs-APPLET links, and the
- * reference's daemon names. */
-static const struct applet *applet_alias(const char *name)
-{
-	if (!strncmp(name, "wickfs-", 7))
-		name += 7;
-	if (!strcmp(name, "wick-daemon") || !strcmp(name, "wickdaemon"))
-		name = "daemon";
-	return applet_find(name);
-}
 
 static void usage(FILE *f)
 {
@@ -30,7 +20,8 @@ static void usage(FILE *f)
 		   "usage: wickfs APPLET [ARGS...]   (or run as APPLET / wickfs-APPLET)\n"
 		   "       wickfs --list | --version | --help | help APPLET\n"
 		   "       wickfs --install [-s] DIR  (wickfs-APPLET links in DIR: hard,\n"
-		   "                                  else symbolic; -s: symbolic)\n"
+		   "                                  else symbolic; -s or a root: symbolic;\n"
+		   "                                  refused in read-only mode)\n"
 		   "       wickfs --root DIR APPLET ...  (confined to DIR, as WICKFS_ROOT=DIR;\n"
 		   "                                      relative paths are relative to DIR)\n\n"
 		   "applets:",
@@ -71,26 +62,27 @@ static int find_self(const char *argv0, char *out, size_t outlen)
 	return -1;
 }
 
-/* One DIR/wickfs-APPLET link. A hard link where it can be made; across
- * filesystems (a tmpfs /tmp, a bind mount) or where the filesystem refuses
- * hard links, a symbolic link to our absolute path. One stdout line says
- * which. */
-static int install_one(const char *self, const char *dst, int symbolic)
+/* One DIR/wickfs-APPLET link (name in the directory dfd, dst for the
+ * messages). A hard link where it can be made; across filesystems (a
+ * tmpfs /tmp, a bind mount) or where the filesystem refuses hard links,
+ * a symbolic link to our absolute path. One stdout line says which. */
+static int install_one(const char *self, int dfd, const char *name,
+		       const char *dst, int symbolic)
 {
 	int link_errno = 0;
 
-	if (unlink(dst) && errno != ENOENT) {
+	if (unlinkat(dfd, name, 0) && errno != ENOENT) {
 		fprintf(stderr, "wickfs: unlink %s: %s\n", dst, strerror(errno));
 		return 1;
 	}
 	if (!symbolic) {
-		if (!link(self, dst)) {
+		if (!linkat(AT_FDCWD, self, dfd, name, 0)) {
 			printf("%s: hard link to %s\n", dst, self);
 			return 0;
 		}
 		link_errno = errno;
 	}
-	if (symlink(self, dst)) {
+	if (symlinkat(self, dfd, name)) {
 		if (link_errno)
 			fprintf(stderr, "wickfs: link %s: %s; symlink: %s\n", dst,
 				strerror(link_errno), strerror(errno));
@@ -106,10 +98,17 @@ static int install_one(const char *self, const char *dst, int symbolic)
 	return 0;
 }
 
+/* --install writes, so read-only mode refuses it. Under a root DIR must
+ * resolve beneath it, as every path, and is made and used through a
+ * descriptor opened there; the links are symbolic, since a hard link
+ * would bring the binary itself into the workspace (append and chmod
+ * change a file in place). */
 static int install_links(const char *argv0, int argc, char **argv)
 {
-	int symbolic = 0, rc = 0;
-	char self[PATH_MAX], dst[PATH_MAX];
+	int symbolic = 0, rc = 0, dfd = -1;
+	char self[PATH_MAX], dst[PATH_MAX], name[64];
+	struct arena arena;
+	struct wfs_ctx ctx;
 	const char *dir;
 	size_t i;
 
@@ -123,25 +122,31 @@ static int install_links(const char *argv0, int argc, char **argv)
 		return 2;
 	}
 	dir = argv[0];
-	if (find_self(argv0, self, sizeof(self))) {
+	arena_init(&arena);
+	if (wfs_ctx_init(&ctx, &arena) || wfs_writable(&ctx, "--install", dir)) {
+		fprintf(stderr, "wickfs: %s\n", ctx.err);
+		rc = 1;
+	} else if (find_self(argv0, self, sizeof(self))) {
 		fprintf(stderr, "wickfs: cannot find own binary (no /proc, and %s is not in PATH): %s\n",
 			argv0, strerror(errno));
-		return 1;
+		rc = 1;
+	} else if ((dfd = fs_open_dir_made(&ctx, "--install", dir)) < 0) {
+		fprintf(stderr, "wickfs: %s\n", ctx.err);
+		rc = 1;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "wickfs: mkdir %s: %s\n", dir, strerror(errno));
-		return 1;
-	}
-	for (i = 0; i < applet_count; i++) {
-		if ((size_t)snprintf(dst, sizeof(dst), "%s/wickfs-%s", dir,
-				     applet_table[i].name) >= sizeof(dst)) {
-			fprintf(stderr, "wickfs: %s/wickfs-%s: path too long\n", dir,
-				applet_table[i].name);
+	symbolic |= ctx.root != NULL;
+	for (i = 0; dfd >= 0 && i < applet_count; i++) {
+		snprintf(name, sizeof(name), "wickfs-%s", applet_table[i].name);
+		if ((size_t)snprintf(dst, sizeof(dst), "%s/%s", dir, name) >= sizeof(dst)) {
+			fprintf(stderr, "wickfs: %s/%s: path too long\n", dir, name);
 			rc = 1;
 			continue;
 		}
-		rc |= install_one(self, dst, symbolic);
+		rc |= install_one(self, dfd, name, dst, symbolic);
 	}
+	if (dfd >= 0)
+		close(dfd);
+	arena_free(&arena);
 	return rc;
 }
 
@@ -216,13 +221,9 @@ int main(int argc, char **argv)
 	arena_init(&arena);
 	buf_init(&out);
 	buf_init(&err);
-	memset(&r, 0, sizeof(r));
+	req_init(&r, &arena, &ctx, &out, &err);
 	r.in_fd = 0;
 	r.out_stream = 1;
-	r.out = &out;
-	r.err = &err;
-	r.arena = &arena;
-	r.ctx = &ctx;
 	if (wfs_ctx_init(&ctx, &arena)) {
 		reply_error(&r, "%s", ctx.err);
 		rc = 1;

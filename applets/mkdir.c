@@ -1,6 +1,6 @@
 /* mkdir.c - make a directory
  *
- * APPLET(mkdir, "p|parents", 1, 1, APPLET_LOOP_OK)
+ * APPLET(mkdir, "p|parents", 1, 1, APPLET_LOOP_OK|APPLET_WRITES)
  *
  * config APPLET_MKDIR
  *	bool "mkdir: make a directory"

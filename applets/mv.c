@@ -1,6 +1,6 @@
 /* mv.c - move or rename
  *
- * APPLET(mv, "no-clobber", 2, 2, APPLET_LOOP_OK)
+ * APPLET(mv, "no-clobber", 2, 2, APPLET_LOOP_OK|APPLET_WRITES)
  *
  * config APPLET_MV
  *	bool "mv: move or rename a path"

@@ -75,9 +75,8 @@ int pack_main(struct req *r)
 	if (o.level < 0 || o.level > 9 || o.threads < 0)
 		return reply_elsewhere(r, !output, reply_error(r, "pack: --level takes 0-9, --threads a count"));
 	if (output) {
-		if (r->ctx->readonly)
-			return reply_error(r, "pack %s: read-only mode (WICKFS_READONLY)", output);
-		if (wfs_confine(r->ctx, "pack", output))
+		if (wfs_writable(r->ctx, "pack", output) ||
+		    wfs_confine(r->ctx, "pack", output))
 			return reply_ctx_error(r);
 		/* the temp and the rename go through the directory opened
 		 * (beneath the root when confined), never by name again */

@@ -1,6 +1,6 @@
 /* restore.c - bring a tree back to a snapshot
  *
- * APPLET(restore, "store:", 1, 2, 0)
+ * APPLET(restore, "store:", 1, 2, APPLET_WRITES)
  *
  * config APPLET_RESTORE
  *	bool "restore: a tree back to a snapshot, journalled"

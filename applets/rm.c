@@ -1,6 +1,6 @@
 /* rm.c - remove a file, link or directory
  *
- * APPLET(rm, "r|recursive f|force", 1, 1, APPLET_LOOP_OK|APPLET_LOOP_DIR)
+ * APPLET(rm, "r|recursive f|force", 1, 1, APPLET_LOOP_OK|APPLET_LOOP_DIR|APPLET_WRITES)
  *
  * config APPLET_RM
  *	bool "rm: remove a file, symlink or directory"

@@ -1,6 +1,6 @@
 /* symlink.c - make a symbolic link
  *
- * APPLET(symlink, "", 2, 2, APPLET_LOOP_OK)
+ * APPLET(symlink, "", 2, 2, APPLET_LOOP_OK|APPLET_WRITES)
  *
  * config APPLET_SYMLINK
  *	bool "symlink: make a symbolic link"

@@ -1,6 +1,6 @@
 /* unpack.c - a gzip tar into a directory, safely
  *
- * APPLET(unpack, "input|i: max-bytes#<0=0 progress same-permissions|p", 1, 1, APPLET_CLI_ONLY)
+ * APPLET(unpack, "input|i: max-bytes#<0=0 progress same-permissions|p", 1, 1, APPLET_CLI_ONLY|APPLET_WRITES)
  *
  * config APPLET_UNPACK
  *	bool "unpack: a gzip tar into a directory, never outside it"

@@ -1,6 +1,6 @@
 /* upload.c - a file, or a tree as a tar.gz, received in chunks of base64
  *
- * APPLET(upload, "offset#<0 last tree", 1, 1, 0)
+ * APPLET(upload, "offset#<0 last tree", 1, 1, APPLET_WRITES)
  *
  * config APPLET_UPLOAD
  *	bool "upload: the receiving side of download"
@@ -69,8 +69,6 @@ int upload_main(struct req *r)
 	char *txt;
 	long n = -1;
 
-	if (r->ctx->readonly)
-		return reply_error(r, "upload %s: read-only mode (WICKFS_READONLY)", path);
 	if (req_stdin(r, &in, &len))
 		return reply_error(r, "upload %s: reading stdin: %s", path, strerror(errno));
 	raw = arena_alloc(r->arena, len + 4);

@@ -79,8 +79,19 @@ struct applet {
 #define APPLET_LOOP_PROBE 8u  /* ... tried there without a stat: gives up
 				 by itself on a big file (ctx read_max) */
 #define APPLET_LOOP_DIR 16u   /* ... a small directory is cheap too */
-#define APPLET_SPAWNS 32u     /* runs a command: the daemon starts it from
-				 its loop instead of a worker */
+/* Policy: what the applet does, enforced by applet_run for every front
+ * end, so that no applet checks a mode itself. */
+#define APPLET_SPAWNS 32u     /* runs a command: refused in read-only mode
+				 unless WICKFS_READONLY_EXEC; the daemon
+				 starts it from its loop, not a worker */
+#define APPLET_WRITES 64u     /* changes files: refused in read-only mode,
+				 naming its last positional (the target,
+				 as in cp, mv, chmod); a write that depends
+				 on an option calls wfs_writable instead */
+/* Its arguments are no workspace paths (an address, a socket, a
+ * command): the root does not apply, by design. Such an applet is CLI
+ * only too, so no request (daemon, MCP) ever reaches it. */
+#define APPLET_OUTSIDE_ROOT (128u | APPLET_CLI_ONLY)
 /* The reference's form: exactly N positional arguments (the Go host sends
  * `grep PATTERN PATH`, `read PATH`, `exec COMMAND`, never "--"). Given
  * exactly N arguments, the applet takes every one literally, even "-i" or
@@ -91,10 +102,28 @@ struct applet {
 /* The generated table (build/gen/applets.c). */
 extern const struct applet applet_table[];
 extern const size_t applet_count;
-/* The applet of exactly this name, or NULL (aliases are applets/main.c's). */
+/* The applet of exactly this name, or NULL. */
 const struct applet *applet_find(const char *name);
+/* The applet a command name stands for: NAME, a wickfs-NAME link (what
+ * --install makes), or the reference's daemon names (wick-daemon,
+ * wickdaemon). The CLI looks up argv[0]'s base name and its first
+ * argument with it. */
+const struct applet *applet_alias(const char *name);
+/* The applet a shell command's words w[0..n) would run, and in *used how
+ * many words name it: `wickfs APPLET ...` or `wickfs-APPLET ...` (either
+ * word a path or not); NULL for anything else: a bare `ls` is the
+ * system's ls there, not ours. */
+const struct applet *applet_of_command(char *const *w, int n, int *used);
 
-/* Parse options, handle --help and argument counts, run the applet.
+/* The request every front end (CLI, daemon, MCP) builds: no options, no
+ * input (in "" of length 0), output into out and err, memory from a,
+ * operations in ctx. The CLI then reads stdin on demand (in_fd 0,
+ * out_stream 1); the daemon sets in and in_len. */
+void req_init(struct req *r, struct arena *a, struct wfs_ctx *ctx,
+	      struct buf *out, struct buf *err);
+
+/* Parse options, handle --help and argument counts, refuse what the
+ * applet's policy flags forbid in r->ctx's modes, run the applet.
  * argv[0] is the first argument after the applet name. Returns the exit
  * status: 0 ok, 1 error envelope, 2 usage. */
 int applet_run(const struct applet *a, struct req *r, int argc, char **argv);

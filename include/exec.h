@@ -12,8 +12,7 @@
 #include "wickfs.h"
 
 /* Read-only mode refuses commands: they could write anything. */
-#define EXEC_READONLY_MSG "exec: refused, WICKFS_READONLY is set (commands " \
-	"could write; WICKFS_READONLY_EXEC=1 allows them)"
+#define EXEC_READONLY_MSG "exec: " WFS_READONLY_SPAWN_REFUSED
 #define EXEC_DEFAULT_MAX_OUTPUT (10u << 20)
 #define EXEC_TERM_GRACE_MS 500   /* TERM, then KILL after this */
 #define EXEC_PIPE_GRACE_MS 300   /* then stop waiting for pipe EOF */

@@ -76,6 +76,16 @@ void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root);
 void wfs_ctx_set_root(struct wfs_ctx *c, const char *root);
 /* Only the read-only modes from the environment (as wfs_ctx_init). */
 int wfs_ctx_modes(struct wfs_ctx *c);
+/* The one wording of a read-only refusal, "OP PATH: " before it; a
+ * command's adds why and what allows it. */
+#define WFS_READONLY_REFUSED "refused, WICKFS_READONLY is set"
+#define WFS_READONLY_SPAWN_REFUSED WFS_READONLY_REFUSED \
+	" (commands could write; WICKFS_READONLY_EXEC=1 allows them)"
+/* 0 when c allows writes, else -1 with "OP PATH: refused, WICKFS_READONLY
+ * is set" in c->err (no PATH when NULL). applet_run refuses an applet
+ * declared APPLET_WRITES by itself; this is for the writes that depend
+ * on an option (download --remove, pack --output). */
+int wfs_writable(struct wfs_ctx *c, const char *op, const char *path);
 /* Format into c->err; always returns -1. A message too long for it (a
  * 4 KiB path) loses its middle, never its end: the cause stays. */
 int wfs_fail(struct wfs_ctx *c, const char *fmt, ...)

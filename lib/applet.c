@@ -34,6 +34,39 @@ const struct applet *applet_find(const char *name)
 	return NULL;
 }
 
+const struct applet *applet_alias(const char *name)
+{
+	if (!strncmp(name, "wickfs-", 7))
+		name += 7;
+	if (!strcmp(name, "wick-daemon") || !strcmp(name, "wickdaemon"))
+		name = "daemon";
+	return applet_find(name);
+}
+
+const struct applet *applet_of_command(char *const *w, int n, int *used)
+{
+	const char *base = n > 0 ? path_base(w[0]) : "";
+
+	if (!strcmp(base, "wickfs")) {
+		*used = 2;
+		return n > 1 ? applet_alias(w[1]) : NULL;
+	}
+	*used = 1;
+	return strncmp(base, "wickfs-", 7) ? NULL : applet_alias(base);
+}
+
+void req_init(struct req *r, struct arena *a, struct wfs_ctx *ctx,
+	      struct buf *out, struct buf *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->in = "";
+	r->in_fd = -1;
+	r->out = out;
+	r->err = err;
+	r->arena = a;
+	r->ctx = ctx;
+}
+
 /* The option NAME (length n) of the applet: its index, or -1. */
 static int opt_find(const struct applet *a, const char *name, size_t n)
 {
@@ -228,6 +261,11 @@ int applet_run(const struct applet *a, struct req *r, int argc, char **argv)
 		return usage_line(r);
 	r->argc = np;
 	r->argv = pos;
+	if ((a->flags & APPLET_SPAWNS) && r->ctx->readonly && !r->ctx->readonly_exec)
+		return reply_error(r, "%s: " WFS_READONLY_SPAWN_REFUSED, a->name);
+	if ((a->flags & APPLET_WRITES) &&
+	    wfs_writable(r->ctx, a->name, np ? pos[np - 1] : NULL))
+		return reply_ctx_error(r);
 	return a->main(r);
 }
 

@@ -211,8 +211,6 @@ int wfs_apply_patch(struct wfs_ctx *c, const char *text, size_t len,
 	char msg[512];
 	int rc;
 
-	if (c->readonly)
-		return wfs_fail(c, OP ": refused, WICKFS_READONLY is set");
 	if (applypatch_parse(c->arena, text, len, &plan, msg, sizeof(msg)))
 		return wfs_fail(c, OP ": %s", msg);
 	s = make_slots(c, &plan, &ns);

@@ -764,8 +764,6 @@ int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 	int in_fd = o->in_fd, r = -1, s;
 
 	memset(res, 0, sizeof(*res));
-	if (c->readonly)
-		return wfs_fail(c, "unpack %s: read-only mode (WICKFS_READONLY)", o->dir);
 	if (wfs_confine(c, "unpack", o->dir))
 		return -1;
 	if (!c->root && mkdir(o->dir, 0755) && errno != EEXIST)

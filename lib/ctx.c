@@ -50,6 +50,15 @@ int wfs_ctx_modes(struct wfs_ctx *c)
 	return 0;
 }
 
+int wfs_writable(struct wfs_ctx *c, const char *op, const char *path)
+{
+	if (!c->readonly)
+		return 0;
+	if (!path)
+		return wfs_fail(c, "%s: " WFS_READONLY_REFUSED, op);
+	return wfs_fail(c, "%s %s: " WFS_READONLY_REFUSED, op, path);
+}
+
 void wfs_ctx_set_root(struct wfs_ctx *c, const char *root)
 {
 	char *real;

@@ -717,8 +717,6 @@ int wfs_exec(struct wfs_ctx *c, const struct wfs_exec_opts *o,
 	struct exec_proc p;
 
 	memset(res, 0, sizeof(*res));
-	if (c->readonly && !c->readonly_exec)
-		return wfs_fail(c, "%s", EXEC_READONLY_MSG);
 	if (exec_start(&p, o, c->err, sizeof(c->err))) {
 		res->spawn_failed = 1;
 		return -1;

@@ -38,13 +38,6 @@ struct at {
 	int missing; /* seen not to exist (into_dir): nothing to lock */
 };
 
-static int readonly(struct wfs_ctx *c, const char *op, const char *path)
-{
-	if (!c->readonly)
-		return 0;
-	return wfs_fail(c, "%s %s: refused, WICKFS_READONLY is set", op, path);
-}
-
 /* Split path into its directory and last component, trailing slashes
  * dropped ("a/b/" -> "a", "b"). */
 static int split(struct wfs_ctx *c, const char *path, char **dir, char **base)
@@ -281,8 +274,6 @@ int wfs_mkdir(struct wfs_ctx *c, const char *path, int parents, int *created)
 	int rc = 0;
 
 	*created = 0;
-	if (readonly(c, "mkdir", path))
-		return -1;
 	if (open_at(c, "mkdir", path, 0, parents, &a))
 		return -1;
 	if (!mkdirat(a.dirfd, a.name, 0777)) {
@@ -369,8 +360,6 @@ int wfs_rm(struct wfs_ctx *c, const char *path, int recursive, int force,
 	int rc = 0, fd;
 
 	*removed = 0;
-	if (readonly(c, "rm", path))
-		return -1;
 	if (open_at(c, "rm", path, 0, 0, &a)) {
 		if (force && errno == ENOENT)
 			return 0;
@@ -759,8 +748,6 @@ int wfs_cp(struct wfs_ctx *c, const char *src, const char *dst, int recursive,
 
 	*copied = 0;
 	*landed = dst;
-	if (readonly(c, "cp", dst))
-		return -1;
 	if (open_pair(c, "cp", src, dst, &s, &d, landed))
 		return -1;
 	lock_pair(&s, &d, fds);
@@ -816,8 +803,6 @@ int wfs_mv(struct wfs_ctx *c, const char *src, const char *dst, int no_clobber,
 
 	*copied = 0;
 	*landed = dst;
-	if (readonly(c, "mv", src))
-		return -1;
 	if (open_pair(c, "mv", src, dst, &s, &d, landed))
 		return -1;
 	if (is_dot(d.name)) {
@@ -852,8 +837,6 @@ int wfs_append(struct wfs_ctx *c, const char *op, const char *path,
 	int fd = -1, tries, rc = 0;
 	size_t off = 0;
 
-	if (readonly(c, op, path))
-		return -1;
 	/* a link is written through to its target, as write does */
 	if (open_at(c, op, path, 1, 1, &a))
 		return -1;
@@ -916,8 +899,6 @@ int wfs_symlink(struct wfs_ctx *c, const char *target, const char *path)
 	struct at a;
 	int rc = 0;
 
-	if (readonly(c, "symlink", path))
-		return -1;
 	if (!*target)
 		return wfs_fail(c, "symlink %s: empty target", path);
 	if (open_at(c, "symlink", path, 0, 0, &a))
@@ -1059,8 +1040,6 @@ int wfs_chmod(struct wfs_ctx *c, const char *mode, const char *path,
 	long m;
 	int rc = 0;
 
-	if (readonly(c, "chmod", path))
-		return -1;
 	/* a link is resolved here (beneath the root when confined); the
 	 * name left is then never followed */
 	if (open_at(c, "chmod", path, 1, 0, &a))

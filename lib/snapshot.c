@@ -587,8 +587,8 @@ static int snap_open(struct wfs_ctx *c, struct snap *s, const char *op,
 	s->op = op;
 	s->dirfd = s->storefd = -1;
 	s->dir = o->dir ? o->dir : c->root ? c->root : ".";
-	if (create && c->readonly)
-		return wfs_fail(c, "%s %s: read-only mode (WICKFS_READONLY)", op, s->dir);
+	if (create && wfs_writable(c, op, s->dir))
+		return -1;
 	if (wfs_confine(c, op, s->dir))
 		return -1;
 	/* confined, DIR and the store are opened beneath the root: the check

@@ -52,8 +52,6 @@ static int update(struct wfs_ctx *c, const char *op, const char *path,
 	size_t len;
 	int rc = -1;
 
-	if (c->readonly)
-		return wfs_fail(c, "%s %s: refused, WICKFS_READONLY is set", op, path);
 	if (wfs_lock_file(c, op, path, 0, &l))
 		return -1;
 	buf_init(&nb);

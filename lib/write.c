@@ -369,8 +369,6 @@ int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
 	struct stat st;
 	int fd, dirfd, rc;
 
-	if (c->readonly)
-		return wfs_fail(c, "write %s: refused, WICKFS_READONLY is set", path);
 	if (!*path)
 		return wfs_fail(c, "write: empty path");
 	/* confined: the path with every link resolved, checked beneath */
@@ -496,8 +494,6 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 	struct wfs_locked l;
 	int rc;
 
-	if (c->readonly)
-		return wfs_fail(c, "edit %s: refused, WICKFS_READONLY is set", path);
 	if (!e->old_len)
 		return wfs_fail(c, "old_text must not be empty");
 	if (e->old_len == e->new_len && !memcmp(e->old_text, e->new_text, e->old_len))

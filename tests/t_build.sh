@@ -95,3 +95,44 @@ if make -C "$typo" --no-print-directory -j2 >"$TEST_TMP/typo.log" 2>&1; then
 else
 	check_match build.unknown_exclusion "*names an unknown option*" "$(cat "$TEST_TMP/typo.log")"
 fi
+
+# Policy is declared: an applet whose APPLET line says APPLET_WRITES is
+# refused in read-only mode by applet_run, for the CLI and the daemon
+# alike, though its own code writes with no check at all.
+cp "$top/applets/grep.c" "$typo/applets/grep.c"
+{
+	printf '/* zz_throwaway.c - writes PATH by hand, with no read-only check\n'
+	printf ' *\n * APPLET(zz_throwaway, "", 1, 1, APPLET_WRITES)\n *\n'
+	printf ' * config APPLET_ZZ_THROWAWAY\n *\tbool "zz_throwaway"\n'
+	printf ' *\tdefault y\n *\thelp\n *\t  usage: wickfs zz_throwaway PATH\n */\n'
+	printf '#include <fcntl.h>\n#include <unistd.h>\n#include "applet.h"\n\n'
+	printf 'int zz_throwaway_main(struct req *r)\n{\n'
+	printf '\tint fd = open(r->argv[0], O_WRONLY | O_CREAT | O_TRUNC, 0644);\n\n'
+	printf '\tif (fd < 0 || write(fd, "x", 1) != 1 || close(fd))\n'
+	printf '\t\treturn reply_error(r, "zz_throwaway %%s: cannot write", r->argv[0]);\n'
+	printf '\treturn reply_path_num(r, "bytes", 1);\n}\n'
+} >"$typo/applets/zz_throwaway.c"
+zz=$typo/build/wickfs
+zdir=$TEST_TMP/zz
+mkdir -p "$zdir"
+if ! make -C "$typo" --no-print-directory -j2 >"$TEST_TMP/zz.log" 2>&1; then
+	fail build.policy.throwaway "the tree with applets/zz_throwaway.c did not build: $(tail -n 8 "$TEST_TMP/zz.log" | tr '\n' ' ' | cut -c1-800)"
+else
+	check build.policy.throwaway.writes '{"ok":true,"data":{"path":"'"$zdir/w"'","bytes":1}} x' \
+		"$("$zz" zz_throwaway "$zdir/w") $(cat "$zdir/w" 2>&1)"
+	out=$(WICKFS_READONLY=1 "$zz" zz_throwaway "$zdir/ro")
+	check build.policy.throwaway.refused "1 {\"ok\":false,\"error\":\"zz_throwaway $zdir/ro: refused, WICKFS_READONLY is set\"}" "$? $out"
+	check_true build.policy.throwaway.nothing_written "$zdir/ro was written" test ! -e "$zdir/ro"
+	WICKFS_READONLY=1 "$zz" daemon --listen off --socket "$zdir/d.sock" 2>"$zdir/d.log" &
+	zpid=$!
+	for i in $(seq 100); do
+		grep -q "ready:" "$zdir/d.log" 2>/dev/null && break
+		sleep 0.05
+	done
+	out=$(with_timeout 30 "$zz" client --connect "unix:$zdir/d.sock" --raw \
+		"{\"id\":\"z\",\"op\":\"zz_throwaway\",\"args\":[$(jstr "$zdir/dm")]}")
+	kill "$zpid" 2>/dev/null
+	wait "$zpid" 2>/dev/null
+	check build.policy.throwaway.daemon_refused "{\"id\":\"z\",\"ok\":false,\"error\":\"zz_throwaway $zdir/dm: refused, WICKFS_READONLY is set\"}" "$out"
+	check_true build.policy.throwaway.daemon_nothing_written "$zdir/dm was written" test ! -e "$zdir/dm"
+fi

@@ -105,6 +105,26 @@ else
 	install_wf --install -s sbin
 	check cli.install_s.again 0 "$RC"
 
+	# --install writes: read-only mode refuses it, and nothing is made.
+	WICKFS_READONLY=1 install_wf --install robin
+	check cli.install.readonly "1 wickfs: --install robin: refused, WICKFS_READONLY is set" "$RC $OUT$ERR"
+	check_true cli.install.readonly.nothing "robin was made" test ! -e robin
+	# Under a root DIR must resolve beneath it (a symlink leading out
+	# counts as out), and the links are symbolic: a hard link would bring
+	# the binary itself into the workspace.
+	mkdir -p ws
+	ln -sfn "$TEST_TMP" ws/out
+	WICKFS_ROOT=ws install_wf --install outbin
+	check_match cli.install.root_outside "1 wickfs: --install outbin: *outside the workspace root*" "$RC $OUT$ERR"
+	WICKFS_ROOT=ws install_wf --install ws/out/escbin
+	check_match cli.install.root_symlink_out "1 wickfs: --install ws/out/escbin: *" "$RC $OUT$ERR"
+	check_true cli.install.root.nothing_outside "made outside the root" test ! -e outbin -a ! -e escbin
+	install_wf --root ws --install ws/bin
+	check cli.install.root.exit 0 "$RC"
+	check cli.install.root.all_symbolic "$(($(wc -l <<<"$("$self" --list)")))" "$(grep -c "^ws/bin/wickfs-[a-z-]*: symbolic link to $self\$" <<<"$OUT")"
+	check_true cli.install.root.link "ws/bin/wickfs-read is not a symlink to the binary" test -L ws/bin/wickfs-read -a ws/bin/wickfs-read -ef "$self"
+	check cli.install.root.runs '{"ok":true,"data":"hi"}' "$(ws/bin/wickfs-read hi.txt 2>&1)"
+
 	# --install onto another filesystem (a tmpfs mounted in a private mount
 	# namespace, as root or in a user namespace): no hard link can cross it,
 	# so symbolic links, said so.

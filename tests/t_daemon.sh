@@ -174,6 +174,30 @@ for a in "ls '$d/tree'" "read '$d/f.txt'" "grep 'alpha' '$d'" "glob '*.txt' '$d'
 	check "daemon.fast_equals_spawned.${a%% *}" "$spawned" "$fast"
 done
 
+# The names the CLI takes, the fast path takes: wickfs-APPLET (the links
+# --install makes), as a path or not, and `wickfs wickfs-APPLET`. In
+# process: no wickfs-ls is in PATH here, so a shell would say "not found".
+for a in "ls '$d/tree'" "read '$d/f.txt'" "grep 'alpha' '$d'"; do
+	want=$(raw "{\"id\":\"a\",\"cmd\":$(jstr "wickfs $a")}")
+	check_match "daemon.fast_path_alias.${a%% *}.ok" '*"stdout":"{?"ok?":true,*' "$want"
+	for c in "link wickfs-$a" "path /nowhere/bin/wickfs-$a" "word wickfs wickfs-$a"; do
+		check "daemon.fast_path_alias.${a%% *}.${c%% *}" "$want" \
+			"$(raw "{\"id\":\"a\",\"cmd\":$(jstr "${c#* }")}")"
+	done
+done
+# A bare applet name is the system's command, never ours.
+check daemon.bare_name_is_the_shells '{"id":"b","stdout":"a.py\nsub\n","stderr":"","exit_code":0}' \
+	"$(raw "{\"id\":\"b\",\"cmd\":$(jstr "ls '$d/tree'")}")"
+if [ "${WICKFS_EMULATED:-0}" != 1 ]; then
+	# ... and the same bytes as those links run by a shell.
+	"$WICKFS" --install -s "$d/links" >/dev/null
+	for a in "ls '$d/tree'" "read '$d/f.txt'" "write '$d/wl.txt'"; do
+		fast=$(raw "{\"id\":\"f\",\"cmd\":$(jstr "$d/links/wickfs-$a"),\"stdin\":\"x\"}")
+		spawned=$(raw "{\"id\":\"f\",\"cmd\":$(jstr "\"$d/links/wickfs-${a%% *}\" ${a#* }"),\"stdin\":\"x\"}")
+		check "daemon.fast_alias_equals_spawned.${a%% *}" "$spawned" "$fast"
+	done
+fi
+
 # Relative paths resolve against the workdir, in process too.
 check daemon.fast_path_workdir '{"id":"r","stdout":"{\"ok\":true,\"data\":\"hello\\n\"}\n","stderr":"","exit_code":0}' \
 	"$(raw "{\"id\":\"r\",\"cmd\":\"wickfs read 'f.txt'\",\"workdir\":$(jstr "$d")}")"

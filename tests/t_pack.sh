@@ -282,7 +282,7 @@ hostile empty 'empty input, not a gzip stream' empty.tgz
 
 # Read-only mode refuses unpack.
 WICKFS_READONLY=1 "$WICKFS" unpack "$d/ro" <a.tgz >ro.out
-check_match unpack.readonly '{"ok":false,"error":"unpack *read-only*' "$(cat ro.out)"
+check unpack.readonly '{"ok":false,"error":"unpack '"$d/ro"': refused, WICKFS_READONLY is set"}' "$(cat ro.out)"
 check_true unpack.readonly.nothing "target created" test ! -e "$d/ro"
 
 # Errors without --output go to stderr: stdout carries only the archive.

@@ -32,6 +32,30 @@ WICKFS_READONLY=1 WICKFS_READONLY_EXEC=1 expect readonly.exec_allowed 0 '{"ok":t
 WICKFS_READONLY=1 WICKFS_READONLY_EXEC=true expect_in readonly.exec_allowed.write_still_refused new 1 "$ro_refused" write f
 WICKFS_READONLY_EXEC=sure expect_error readonly.exec_bad "WICKFS_READONLY_EXEC=sure: not a boolean" read f
 
+# ---- the policy is each applet's declaration, enforced in one place ----
+# An applet that writes (APPLET_WRITES) is refused before it runs, in one
+# wording naming its last operand, the target (cp's and mv's DEST,
+# chmod's PATH); a write that one option asks for (download --remove and
+# --tree, pack --output) is refused only with that option.
+printf 'data' >dl
+fmode=$(stat -c %a f)
+mkdir -p src
+printf 'x' >src/a
+for c in "cp f g" "mv f g" "chmod 600 f" "symlink f g" "rm f"; do
+	# shellcheck disable=SC2086
+	WICKFS_READONLY=1 expect "readonly.names_target.${c%% *}" 1 \
+		"{\"ok\":false,\"error\":\"${c%% *} ${c##* }: refused, WICKFS_READONLY is set\"}" $c
+done
+WICKFS_READONLY=1 expect readonly.option.download_remove 1 '{"ok":false,"error":"download dl: refused, WICKFS_READONLY is set"}' download --remove dl
+WICKFS_READONLY=1 expect readonly.option.download 0 '{"ok":true,"data":{"path":"dl","offset":0,"bytes":4,"size":4,"eof":true,"data":"ZGF0YQ=="}}' download dl
+check_true readonly.option.download_kept "dl was removed" test -e dl
+WICKFS_READONLY=1 expect readonly.option.pack_output 1 '{"ok":false,"error":"pack out.tgz: refused, WICKFS_READONLY is set"}' pack --output out.tgz src
+check_true readonly.option.pack_output_nothing "out.tgz was made" test ! -e out.tgz
+WICKFS_READONLY=1 "$WICKFS" pack src >src.tgz 2>pack.err
+rc=$?
+check readonly.option.pack_stdout "0 a" "$rc $(tar -tzf src.tgz 2>&1)"
+check readonly.option.untouched "same $fmode no-g" "$(cat f) $(stat -c %a f) $([ -e g ] && echo g || echo no-g)"
+
 # ---- the daemon ----
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done; wait 2>/dev/null; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT

@@ -111,9 +111,9 @@ check_match snapshot.dir_default_root '{"ok":true,"data":{"snapshots":?{*"tag":"
 
 # Read-only mode refuses snapshot and restore, not the listing.
 WICKFS_READONLY=1 "$WICKFS" snapshot "$w" >ro.out
-check_match snapshot.readonly '{"ok":false,"error":"snapshot '"$w"': read-only mode*' "$(cat ro.out)"
+check snapshot.readonly '{"ok":false,"error":"snapshot '"$w"': refused, WICKFS_READONLY is set"}' "$(cat ro.out)"
 WICKFS_READONLY=1 "$WICKFS" restore first "$w" >ro.out
-check_match restore.readonly '{"ok":false,"error":"restore '"$w"': read-only mode*' "$(cat ro.out)"
+check restore.readonly '{"ok":false,"error":"restore '"$w"': refused, WICKFS_READONLY is set"}' "$(cat ro.out)"
 WICKFS_READONLY=1 "$WICKFS" snapshots "$w" >ro.out
 check_match snapshots.readonly_lists '{"ok":true,*' "$(cat ro.out)"
 

@@ -100,9 +100,9 @@ check_true upload.tree.no_part "part left" test ! -e dst/.wickfs/upload.tar.gz
 
 # Read-only mode and --root.
 WICKFS_READONLY=1 "$WICKFS" upload --offset 0 ro.bin </dev/null >ro.out
-check_match upload.readonly '{"ok":false,"error":"upload ro.bin: read-only mode*' "$(cat ro.out)"
+check upload.readonly '{"ok":false,"error":"upload ro.bin: refused, WICKFS_READONLY is set"}' "$(cat ro.out)"
 WICKFS_READONLY=1 "$WICKFS" download --tree src >ro.out
-check_match download.tree.readonly '{"ok":false,"error":"download src: read-only mode*' "$(cat ro.out)"
+check download.tree.readonly '{"ok":false,"error":"download src: refused, WICKFS_READONLY is set"}' "$(cat ro.out)"
 mkdir -p jail
 wf --root "$d/jail" download "$d/rand.bin"
 check_match download.root '*outside the workspace root*' "$OUT"

@@ -243,15 +243,9 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	ctx.cancel = &j->abandon;
 	if (j->probe)
 		ctx.read_max = INLINE_MAX;
-	memset(&r, 0, sizeof(r));
+	req_init(&r, &j->arena, &ctx, &out, &err);
 	r.in = j->in ? j->in : "";
 	r.in_len = j->in ? j->in_len : 0;
-	r.in_fd = -1;
-	r.in_loaded = 1;
-	r.out = &out;
-	r.err = &err;
-	r.arena = &j->arena;
-	r.ctx = &ctx;
 	rc = applet_run(j->applet, &r, j->argc, j->argv);
 	j->budget_held += ctx.budget_held;
 	if (ctx.too_big) {

@@ -1,8 +1,8 @@
 /* request.c - one NDJSON request: parse it and decide how to answer.
  *
  * Legacy form {"id","cmd","workdir","stdin","timeout"}: a cmd that is a
- * plain `wickfs APPLET 'arg'...` runs the applet in process (the fast
- * path), anything else is spawned. Native form {"id","op","args","stdin"}:
+ * plain `wickfs APPLET 'arg'...` or `wickfs-APPLET 'arg'...` runs the
+ * applet in process (the fast path), anything else is spawned. Native form {"id","op","args","stdin"}:
  * the applet in process. The answers are answer.c's.
  */
 #include <errno.h>
@@ -104,11 +104,6 @@ static int token_ok(const char *want, const struct json_val *got)
 	return !diff;
 }
 
-static int is_wickfs(const char *word)
-{
-	return !strcmp(path_base(word), "wickfs");
-}
-
 static char *join_words(struct arena *a, char **w, int n)
 {
 	struct buf b;
@@ -162,7 +157,7 @@ static void parse_cmd(struct job *j, const struct json_val *v)
 	size_t len = 0;
 	const struct applet *a;
 	char **w;
-	int n;
+	int n, k;
 
 	if (json_get_str(v, "cmd", &cmd, &len))
 		return resp_invalid(j, "field \"cmd\" must be a string");
@@ -171,15 +166,14 @@ static void parse_cmd(struct job *j, const struct json_val *v)
 	if (strlen(cmd) != len)
 		return resp_fail(j, 1, "command contains a NUL byte");
 	n = shellwords_split(&j->arena, cmd, len, &w);
-	if (n >= 2 && is_wickfs(w[0]) && !j->exec.env_add &&
-	    (a = applet_find(w[1])) &&
+	if (n >= 1 && !j->exec.env_add && (a = applet_of_command(w, n, &k)) &&
 	    !(a->flags & APPLET_CLI_ONLY) && (!j->workdir || d->private_cwd)) {
-		if (exec_applet_async(j, a, n - 2, w + 2))
+		if (exec_applet_async(j, a, n - k, w + k))
 			return;
 		j->mode = JOB_APPLET;
 		j->applet = a;
-		j->argc = n - 2;
-		j->argv = w + 2;
+		j->argc = n - k;
+		j->argv = w + k;
 		return;
 	}
 	j->mode = JOB_SHELL;
