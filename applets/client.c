@@ -187,7 +187,8 @@ static int show_response(struct req *r, const char *line, size_t len)
 			reply_error(r, "%s", error->str);
 		else
 			buf_add(r->out, out->str, out->len);
-		return rc == 124 ? 124 : rc > 0 && rc < 256 ? rc : 1;
+		return rc == 124 ? 124 : rc > 0 && rc < 256 ? rc
+							    : 1;
 	}
 	if (out && out->type == JSON_STR)
 		buf_add(r->out, out->str, out->len);

@@ -172,7 +172,8 @@ static int get_token(struct req *r, const char **tok)
 			;
 		if (!len || len == sizeof(b) - 1 || (len < n && !b[len])) {
 			buf_printf(r->err, "wickfs daemon: token file %s: want one "
-				   "line of 1 to 4095 bytes, no NUL\n", file);
+					   "line of 1 to 4095 bytes, no NUL\n",
+				   file);
 			return -1;
 		}
 		b[len] = 0;
@@ -205,10 +206,12 @@ static void memory_budget(struct req *r, struct daemon_opts *o)
 	if (cg && cg / 8 < DAEMON_DEFAULT_MAX_MEMORY) {
 		o->max_memory = cg / 8 < (4u << 20) ? (4u << 20) : (size_t)(cg / 8);
 		o->memory_from = arena_printf(r->arena, "1/8 of the cgroup memory "
-					      "limit, %llu bytes", cg);
+							"limit, %llu bytes",
+					      cg);
 	} else {
 		o->memory_from = cg ? arena_printf(r->arena, "the default; the cgroup "
-						   "memory limit is %llu bytes", cg)
+							     "memory limit is %llu bytes",
+						   cg)
 				    : "the default; no cgroup memory limit";
 	}
 	if (!o->memory_from)
@@ -265,7 +268,8 @@ int daemon_main(struct req *r)
 		long long v = e && *e ? strtoll(e, NULL, 10) : 50;
 		if (opt_has(r, OPT_poll_us))
 			v = opt_num(r, OPT_poll_us);
-		o.poll_us = v < 0 ? 0 : v > 10000 ? 10000 : (int)v;
+		o.poll_us = v < 0 ? 0 : v > 10000 ? 10000
+						  : (int)v;
 	}
 	for (i = 0; own_env[i]; i++)
 		unsetenv(own_env[i]);

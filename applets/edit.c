@@ -54,8 +54,8 @@ int edit_main(struct req *r)
 		return reply_error(r, "invalid JSON input: old_text must be a string");
 	if (json_get_str(&v, "new_text", &e.new_text, &e.new_len))
 		return reply_error(r, "invalid JSON input: new_text must be a string");
-	e.which = opt_has(r, OPT_all) ? EDIT_ALL :
-		  opt_has(r, OPT_unique) ? EDIT_UNIQUE : EDIT_FIRST;
+	e.which = opt_has(r, OPT_all) ? EDIT_ALL : opt_has(r, OPT_unique) ? EDIT_UNIQUE
+									  : EDIT_FIRST;
 	if (insert && e.old_len)
 		return reply_error(r, "edit %s: --insert-line takes new_text only, not old_text",
 				   r->argv[0]);

@@ -47,9 +47,9 @@
 
 struct emitter {
 	struct req *r;
-	size_t n;       /* items written */
-	int mode;       /* 0 matches, 1 files, 2 counts */
-	int flushed;    /* part of the envelope already went to stdout */
+	size_t n;           /* items written */
+	int mode;           /* 0 matches, 1 files, 2 counts */
+	int flushed;        /* part of the envelope already went to stdout */
 	struct buf skipped; /* files over WICKFS_MAX_FILE, as JSON strings */
 	size_t nskipped;
 };
@@ -127,7 +127,8 @@ int grep_main(struct req *r)
 	o.gz = opt_has(r, OPT_z);
 	o.ninclude = opt_list(r, OPT_include, &o.include);
 	o.nexclude = opt_list(r, OPT_exclude, &o.exclude);
-	em.mode = o.files_with_matches ? 1 : o.count ? 2 : 0;
+	em.mode = o.files_with_matches ? 1 : o.count ? 2
+						     : 0;
 	buf_init(&em.skipped);
 	o.emit = emit;
 	o.emit_arg = &em;

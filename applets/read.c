@@ -130,9 +130,11 @@ int read_main(struct req *r)
 {
 	int lines = opt_has(r, OPT_lines), bytes = opt_has(r, OPT_bytes);
 	int has_offset = opt_has(r, OPT_offset), has_limit = opt_has(r, OPT_limit);
-	long long offset = has_offset ? opt_num(r, OPT_offset) : lines ? 1 : 0;
+	long long offset = has_offset ? opt_num(r, OPT_offset) : lines ? 1
+								       : 0;
 	long long limit = has_limit ? opt_num(r, OPT_limit)
-				    : lines ? LINES_LIMIT : READ_BYTES_LIMIT;
+			  : lines   ? LINES_LIMIT
+				    : READ_BYTES_LIMIT;
 	char *data;
 	size_t len;
 

@@ -25,37 +25,37 @@ struct applet;
 #define OPT_NUM_MIN INT32_MIN /* no lower bound */
 #define OPT_NUM_MAX INT32_MAX /* no upper bound */
 struct optdef {
-	const char *names;   /* "l|files-with-matches" */
-	char type;           /* 0 flag, ':' string, '*' list, '#' integer */
-	int32_t min, max;    /* '#': the accepted range */
-	int32_t dflt;        /* '#': the value when not given */
-	uint32_t excl;       /* bit i: cannot be combined with option i */
+	const char *names; /* "l|files-with-matches" */
+	char type;         /* 0 flag, ':' string, '*' list, '#' integer */
+	int32_t min, max;  /* '#': the accepted range */
+	int32_t dflt;      /* '#': the value when not given */
+	uint32_t excl;     /* bit i: cannot be combined with option i */
 };
 
 struct opt_val {
-	int seen;          /* how many times given */
-	const char *str;   /* last value of a string/number option */
+	int seen;        /* how many times given */
+	const char *str; /* last value of a string/number option */
 	long long num;
 	const char **list; /* every value of a repeatable option */
 	int nlist;
-	size_t cap;        /* room in list */
+	size_t cap; /* room in list */
 };
 
 struct req {
 	const struct applet *applet;
-	int argc;          /* positional arguments, options removed */
+	int argc; /* positional arguments, options removed */
 	char **argv;
 	struct opt_val opt[APPLET_MAX_OPTS]; /* by OPT_x index */
 
 	/* stdin: a buffer (daemon) or a descriptor read on demand (CLI). */
 	const char *in;
 	size_t in_len;
-	int in_fd;         /* -1 when `in` is the whole input */
+	int in_fd; /* -1 when `in` is the whole input */
 	int in_loaded;
 
-	struct buf *out;   /* stdout: the envelope */
-	int out_stream;    /* CLI: req_flush may write out to fd 1 early */
-	struct buf *err;   /* stderr: diagnostics */
+	struct buf *out; /* stdout: the envelope */
+	int out_stream;  /* CLI: req_flush may write out to fd 1 early */
+	struct buf *err; /* stderr: diagnostics */
 	struct arena *arena;
 	struct wfs_ctx *ctx;
 };
@@ -65,7 +65,7 @@ typedef int (*applet_main_fn)(struct req *r);
 struct applet {
 	const char *name;
 	const struct optdef *opts; /* ends with names NULL */
-	int min_args, max_args; /* max -1: unlimited */
+	int min_args, max_args;    /* max -1: unlimited */
 	unsigned flags;
 	const char *help;
 	applet_main_fn main;
@@ -74,17 +74,17 @@ struct applet {
 #define APPLET_STOP_AT_ARG 1u /* options end at the first positional */
 #define APPLET_CLI_ONLY 2u    /* never run in-process by the daemon */
 /* What the daemon needs to know, so that it never names an applet: */
-#define APPLET_LOOP_OK 4u     /* cheap enough for the event loop when its
+#define APPLET_LOOP_OK 4u    /* cheap enough for the event loop when its
 				 file (argv[0]) is small */
-#define APPLET_LOOP_PROBE 8u  /* ... tried there without a stat: gives up
+#define APPLET_LOOP_PROBE 8u /* ... tried there without a stat: gives up
 				 by itself on a big file (ctx read_max) */
-#define APPLET_LOOP_DIR 16u   /* ... a small directory is cheap too */
+#define APPLET_LOOP_DIR 16u  /* ... a small directory is cheap too */
 /* Policy: what the applet does, enforced by applet_run for every front
  * end, so that no applet checks a mode itself. */
-#define APPLET_SPAWNS 32u     /* runs a command: refused in read-only mode
+#define APPLET_SPAWNS 32u /* runs a command: refused in read-only mode
 				 unless WICKFS_READONLY_EXEC; the daemon
 				 starts it from its loop, not a worker */
-#define APPLET_WRITES 64u     /* changes files: refused in read-only mode,
+#define APPLET_WRITES 64u /* changes files: refused in read-only mode,
 				 naming its last positional (the target,
 				 as in cp, mv, chmod); a write that depends
 				 on an option calls wfs_writable instead */

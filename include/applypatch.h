@@ -28,7 +28,11 @@
 #include "arena.h"
 #include "buf.h"
 
-enum applypatch_op { APPLYPATCH_ADD, APPLYPATCH_DELETE, APPLYPATCH_UPDATE };
+enum applypatch_op {
+	APPLYPATCH_ADD,
+	APPLYPATCH_DELETE,
+	APPLYPATCH_UPDATE
+};
 
 struct applypatch_line {
 	char kind;     /* ' ', '-' or '+' */

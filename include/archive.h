@@ -28,21 +28,21 @@ struct wfs_pack_opts {
 	const char *dir;
 	const char **exclude; /* globs, as grep's --exclude */
 	int nexclude;
-	int level;            /* 0-9, -1: 6 */
-	int threads;          /* <= 0: gz_default_threads() */
-	int whole_seconds;    /* no pax mtime records (3% smaller for
+	int level;                     /* 0-9, -1: 6 */
+	int threads;                   /* <= 0: gz_default_threads() */
+	int whole_seconds;             /* no pax mtime records (3% smaller for
 			       * small files, mtimes cut to seconds) */
-	int out_fd;           /* the gzip stream goes here */
-	int gitignore;        /* leave out what .gitignore files name */
+	int out_fd;                    /* the gzip stream goes here */
+	int gitignore;                 /* leave out what .gitignore files name */
 	struct wfs_progress *progress; /* NULL: none */
 };
 
 struct wfs_archive_result {
 	unsigned long long files, dirs, symlinks;
-	unsigned long long bytes;      /* file data */
-	unsigned long long gz_bytes;   /* compressed size */
-	const char **skipped;          /* other types (in c->arena) */
-	size_t nskipped;               /* listed */
+	unsigned long long bytes;    /* file data */
+	unsigned long long gz_bytes; /* compressed size */
+	const char **skipped;        /* other types (in c->arena) */
+	size_t nskipped;             /* listed */
 	unsigned long long skipped_total;
 };
 
@@ -50,11 +50,11 @@ int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
 	     struct wfs_archive_result *res);
 
 struct wfs_unpack_opts {
-	const char *dir;              /* created when missing (one level) */
+	const char *dir; /* created when missing (one level) */
 	int in_fd;
-	unsigned long long max_bytes; /* 0: ARCHIVE_DEFAULT_MAX */
+	unsigned long long max_bytes;  /* 0: ARCHIVE_DEFAULT_MAX */
 	struct wfs_progress *progress; /* NULL: none */
-	int same_permissions;         /* modes as stored (less setuid and
+	int same_permissions;          /* modes as stored (less setuid and
 					 setgid), not cut by the umask */
 };
 

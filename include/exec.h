@@ -14,24 +14,29 @@
 /* Read-only mode refuses commands: they could write anything. */
 #define EXEC_READONLY_MSG "exec: " WFS_READONLY_SPAWN_REFUSED
 #define EXEC_DEFAULT_MAX_OUTPUT (10u << 20)
-#define EXEC_TERM_GRACE_MS 500   /* TERM, then KILL after this */
-#define EXEC_PIPE_GRACE_MS 300   /* then stop waiting for pipe EOF */
-#define EXEC_POLL_MS 20          /* without pidfd: how often to waitpid */
+#define EXEC_TERM_GRACE_MS 500 /* TERM, then KILL after this */
+#define EXEC_PIPE_GRACE_MS 300 /* then stop waiting for pipe EOF */
+#define EXEC_POLL_MS 20        /* without pidfd: how often to waitpid */
 
-enum { EXEC_PID, EXEC_OUT, EXEC_ERR, EXEC_NFDS };
+enum {
+	EXEC_PID,
+	EXEC_OUT,
+	EXEC_ERR,
+	EXEC_NFDS
+};
 
 struct exec_proc {
-	pid_t pid;                /* also the process group id */
-	int fd[EXEC_NFDS];        /* pidfd, stdout, stderr; -1 when closed */
-	struct buf out[2];        /* stdout, stderr as gathered */
+	pid_t pid;         /* also the process group id */
+	int fd[EXEC_NFDS]; /* pidfd, stdout, stderr; -1 when closed */
+	struct buf out[2]; /* stdout, stderr as gathered */
 	int truncated[2];
 	size_t max_output;
-	long long deadline_ms;    /* 0: none */
-	long long kill_ms;        /* SIGKILL due; 0: not killing */
-	long long abandon_ms;     /* give up on pipe EOF; 0: not yet */
+	long long deadline_ms; /* 0: none */
+	long long kill_ms;     /* SIGKILL due; 0: not killing */
+	long long abandon_ms;  /* give up on pipe EOF; 0: not yet */
 	int exited, status;
 	int timed_out;
-	int cancelled;            /* killed by exec_kill */
+	int cancelled; /* killed by exec_kill */
 	/* Called before one of fd[] is closed (e.g. to leave an epoll set). */
 	void (*before_close)(struct exec_proc *p, int i);
 	void *owner;

@@ -18,15 +18,22 @@ void json_int(struct buf *b, long long v);
 void json_bool(struct buf *b, int v);
 
 /* Parser: a tree in an arena. */
-enum json_type { JSON_NULL, JSON_BOOL, JSON_NUM, JSON_STR, JSON_ARR, JSON_OBJ };
+enum json_type {
+	JSON_NULL,
+	JSON_BOOL,
+	JSON_NUM,
+	JSON_STR,
+	JSON_ARR,
+	JSON_OBJ
+};
 
 struct json_val {
 	enum json_type type;
 	int boolean;
 	double num;
-	const char *str; /* JSON_STR (NUL-terminated, may hold NULs) and
+	const char *str;        /* JSON_STR (NUL-terminated, may hold NULs) and
 			    JSON_NUM (the literal text) */
-	size_t len;      /* string length, or number of items/members */
+	size_t len;             /* string length, or number of items/members */
 	struct json_val *items; /* JSON_ARR items, JSON_OBJ member values */
 	const char **keys;      /* JSON_OBJ member names */
 	size_t *key_lens;

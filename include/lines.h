@@ -10,11 +10,11 @@
 #define LINES_MAX_CHARS 2000 /* characters of a line shown by default */
 
 struct lines_page {
-	size_t total; /* lines in the text (a last line without '\n' counts) */
-	size_t first; /* the first line shown (1-based); 0 when none is */
-	size_t shown; /* lines shown */
-	size_t cut;   /* lines shown cut short */
-	int more;     /* lines follow the last one shown */
+	size_t total;  /* lines in the text (a last line without '\n' counts) */
+	size_t first;  /* the first line shown (1-based); 0 when none is */
+	size_t shown;  /* lines shown */
+	size_t cut;    /* lines shown cut short */
+	int more;      /* lines follow the last one shown */
 	int truncated; /* more || cut */
 };
 

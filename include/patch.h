@@ -38,12 +38,12 @@ enum patch_status {
 /* Why an edit failed: which one, and what helps an agent retry. */
 struct patch_error {
 	enum patch_status status;
-	size_t edit;        /* 1-based index of the edit that failed */
-	size_t count;       /* AMBIGUOUS: occurrences; BAD_LINE: lines */
-	size_t line, line2; /* AMBIGUOUS: lines of the first two occurrences */
+	size_t edit;                  /* 1-based index of the edit that failed */
+	size_t count;                 /* AMBIGUOUS: occurrences; BAD_LINE: lines */
+	size_t line, line2;           /* AMBIGUOUS: lines of the first two occurrences */
 	size_t near_first, near_last; /* NOT_FOUND: closest match ignoring
 					 whitespace (1-based lines), 0 if none */
-	int crlf;           /* the text has CRLF line ends */
+	int crlf;                     /* the text has CRLF line ends */
 };
 
 /* Apply edits in order, each to the result of the ones before; each

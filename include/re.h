@@ -9,10 +9,10 @@
 
 #include <stddef.h>
 
-#define RE_ICASE   1u /* case-insensitive, like (?i): Unicode simple folding */
-#define RE_LINE    2u /* grep mode: matches never cross '\n'; ^ $ \A \z are
+#define RE_ICASE 1u          /* case-insensitive, like (?i): Unicode simple folding */
+#define RE_LINE 2u           /* grep mode: matches never cross '\n'; ^ $ \A \z are
 			 line anchors; '.' and classes never match '\n' */
-#define RE_LITERAL 4u /* the pattern is a fixed string */
+#define RE_LITERAL 4u        /* the pattern is a fixed string */
 #define RE_DEBUG_PIKE 0x100u /* tests: skip prefilters and the DFA */
 
 struct re;

@@ -19,20 +19,20 @@ struct wfs_snap_opts {
 
 struct wfs_snap_info {
 	const char *id, *tag;
-	long long time;                /* seconds since the epoch */
+	long long time; /* seconds since the epoch */
 	unsigned long long files, dirs, symlinks, bytes;
 	unsigned long long new_objects, new_bytes; /* snapshot: stored now */
-	long long stored_ns;  /* when its manifest was written: orders two
+	long long stored_ns;                       /* when its manifest was written: orders two
 				 snapshots of one second */
-	const char *previous; /* snapshot: the one its tag named until now
+	const char *previous;                      /* snapshot: the one its tag named until now
 				 (reachable by its id still), or NULL */
 };
 
 /* One manifest entry. */
 struct snap_ent {
-	char *path;          /* relative, clean: no "", ".", ".." component */
-	char type;           /* 'f' file, 'd' directory, 'l' symlink */
-	unsigned mode;       /* 07777 */
+	char *path;    /* relative, clean: no "", ".", ".." component */
+	char type;     /* 'f' file, 'd' directory, 'l' symlink */
+	unsigned mode; /* 07777 */
 	long long sec;
 	long nsec;
 	unsigned long long size;

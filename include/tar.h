@@ -31,7 +31,7 @@ struct tar_entry {
 	const char *linkname; /* symlink target ("" for others) */
 	unsigned mode;        /* permission bits (07777) */
 	unsigned long long size;
-	long long mtime;      /* seconds */
+	long long mtime; /* seconds */
 	long mtime_nsec;
 	unsigned long long uid, gid;
 };

@@ -5,17 +5,22 @@
 #include <stddef.h>
 #include "wickfs.h"
 
-enum walk_type { WALK_FILE, WALK_DIR, WALK_LINK, WALK_OTHER };
+enum walk_type {
+	WALK_FILE,
+	WALK_DIR,
+	WALK_LINK,
+	WALK_OTHER
+};
 
 struct walk_ent {
-	const char *path;   /* root joined with the relative path, cleaned */
-	const char *rel;    /* relative to the root ("" for the root) */
-	const char *name;   /* base name */
-	int dirfd;          /* for *at() calls, valid during the callback: */
-	const char *at;     /* the entry is at in dirfd ("" for the root:
+	const char *path;    /* root joined with the relative path, cleaned */
+	const char *rel;     /* relative to the root ("" for the root) */
+	const char *name;    /* base name */
+	int dirfd;           /* for *at() calls, valid during the callback: */
+	const char *at;      /* the entry is at in dirfd ("" for the root:
 			     * dirfd is the root itself, use AT_EMPTY_PATH) */
 	enum walk_type type; /* from lstat (the root: from stat) */
-	int depth;          /* 0 for the root */
+	int depth;           /* 0 for the root */
 };
 
 /* Paths a walk or a search could not read, with the cause: a bounded
@@ -24,7 +29,7 @@ struct walk_ent {
 struct walk_errors {
 	struct walk_error {
 		const char *path, *error;
-	} *v;
+	} * v;
 	size_t n;
 	unsigned long long total;
 };

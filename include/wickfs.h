@@ -47,19 +47,19 @@ static inline size_t wfs_budget_used(struct wfs_budget *b)
 struct wfs_ctx {
 	struct arena *arena;
 	char err[1024];
-	long long deadline_ms;       /* CLOCK_MONOTONIC ms; 0 = none */
-	const volatile int *cancel;  /* non-zero: stop as soon as possible */
-	int readonly;                /* refuse every write, and commands */
-	int readonly_exec;           /* ... but let commands run */
-	const char *root;            /* WICKFS_ROOT, resolved; NULL: anywhere */
-	int root_errno;              /* the root itself cannot be resolved */
-	size_t read_max;             /* a file over this: fail with too_big set */
-	int too_big;                 /* (so the caller can run it elsewhere) */
-	int own_state;               /* non-zero while wickfs opens its own
+	long long deadline_ms;      /* CLOCK_MONOTONIC ms; 0 = none */
+	const volatile int *cancel; /* non-zero: stop as soon as possible */
+	int readonly;               /* refuse every write, and commands */
+	int readonly_exec;          /* ... but let commands run */
+	const char *root;           /* WICKFS_ROOT, resolved; NULL: anywhere */
+	int root_errno;             /* the root itself cannot be resolved */
+	size_t read_max;            /* a file over this: fail with too_big set */
+	int too_big;                /* (so the caller can run it elsewhere) */
+	int own_state;              /* non-zero while wickfs opens its own
 					state under a .wickfs directory, which
 					confinement refuses to any path */
-	struct wfs_budget *budget;   /* the daemon's memory budget; NULL: none */
-	size_t budget_held;          /* taken from it by this operation */
+	struct wfs_budget *budget;  /* the daemon's memory budget; NULL: none */
+	size_t budget_held;         /* taken from it by this operation */
 };
 
 /* The context (lib/ctx.c). WICKFS_ROOT (resolved), WICKFS_READONLY and
@@ -79,7 +79,8 @@ int wfs_ctx_modes(struct wfs_ctx *c);
 /* The one wording of a read-only refusal, "OP PATH: " before it; a
  * command's adds why and what allows it. */
 #define WFS_READONLY_REFUSED "refused, WICKFS_READONLY is set"
-#define WFS_READONLY_SPAWN_REFUSED WFS_READONLY_REFUSED \
+#define WFS_READONLY_SPAWN_REFUSED \
+	WFS_READONLY_REFUSED       \
 	" (commands could write; WICKFS_READONLY_EXEC=1 allows them)"
 /* 0 when c allows writes, else -1 with "OP PATH: refused, WICKFS_READONLY
  * is set" in c->err (no PATH when NULL). applet_run refuses an applet
@@ -164,8 +165,8 @@ int wfs_edit(struct wfs_ctx *c, const char *path, const struct wfs_edit *e,
 
 /* What a tree walk descends into (lib/walk.c): grep's and glob's. */
 struct walk_opts {
-	int hidden;   /* directories whose name starts with '.' */
-	int no_skip;  /* node_modules, __pycache__, vendor */
+	int hidden;    /* directories whose name starts with '.' */
+	int no_skip;   /* node_modules, __pycache__, vendor */
 	int gitignore; /* honour .gitignore files */
 	/* A directory that could not be read (called with the walk's arg);
 	 * NULL: skipped quietly, as the reference does. */
@@ -177,10 +178,10 @@ struct wfs_grep_match;
 struct walk_errors;
 struct wfs_grep_opts {
 	const char *pattern;
-	const char *path;      /* default "." */
-	long max;              /* 200 by default; 0 = no cap */
+	const char *path; /* default "." */
+	long max;         /* 200 by default; 0 = no cap */
 	int ignore_case, fixed, word, multiline;
-	int before, after;     /* context lines */
+	int before, after; /* context lines */
 	int files_with_matches, count;
 	int gz;
 	struct walk_opts walk;
@@ -197,17 +198,17 @@ struct wfs_grep_match {
 	long long line;
 	const char *text;
 	size_t text_len;
-	int context;   /* 1: a context line, not a match */
+	int context;     /* 1: a context line, not a match */
 	long long count; /* --count: matches in file */
-	int text_cut;  /* the line is longer: text is its first 64 KiB */
-	int skipped;   /* emit only: file is over WICKFS_MAX_FILE (for a .gz,
+	int text_cut;    /* the line is longer: text is its first 64 KiB */
+	int skipped;     /* emit only: file is over WICKFS_MAX_FILE (for a .gz,
 			  decompressed), not searched; nothing else is set */
 };
 struct wfs_grep_result {
 	struct wfs_grep_match *matches;
 	size_t n;
 	int truncated;
-	size_t skipped; /* files over WICKFS_MAX_FILE */
+	size_t skipped;             /* files over WICKFS_MAX_FILE */
 	struct walk_errors *errors; /* files and directories not read */
 };
 int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
@@ -216,12 +217,12 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 /* glob */
 struct wfs_glob_opts {
 	const char *pattern;
-	const char *path;  /* default "." */
-	long max;          /* 100 by default; 0 = no cap */
+	const char *path; /* default "." */
+	long max;         /* 100 by default; 0 = no cap */
 	struct walk_opts walk;
-	char type;         /* 0 (reference: not directories), 'f', 'd', 'l' */
-	int sort_mtime;    /* newest first */
-	int sort_name;     /* by path, byte order */
+	char type;      /* 0 (reference: not directories), 'f', 'd', 'l' */
+	int sort_mtime; /* newest first */
+	int sort_name;  /* by path, byte order */
 };
 struct wfs_glob_result {
 	const char **files;
@@ -243,15 +244,15 @@ struct wfs_exec_opts {
 	const char *const *env_add; /* NULL-terminated "K=V" list, or NULL */
 	const char *in;             /* stdin bytes; NULL: /dev/null */
 	size_t in_len;
-	long long timeout_ms;       /* 0: none */
-	size_t max_output;          /* per stream; 0: default 10 MiB */
+	long long timeout_ms; /* 0: none */
+	size_t max_output;    /* per stream; 0: default 10 MiB */
 };
 struct wfs_exec_result {
-	struct buf out, err;        /* caller calls buf_free on both */
-	int exit_code;              /* -1 when killed by a signal; 124 timeout */
+	struct buf out, err; /* caller calls buf_free on both */
+	int exit_code;       /* -1 when killed by a signal; 124 timeout */
 	int timed_out;
 	int out_truncated, err_truncated;
-	int spawn_failed;           /* sh could not start: ctx->err says why */
+	int spawn_failed; /* sh could not start: ctx->err says why */
 };
 int wfs_exec(struct wfs_ctx *c, const struct wfs_exec_opts *o,
 	     struct wfs_exec_result *res);

@@ -204,10 +204,10 @@ static int opts_check(struct req *r)
 		for (j = i + 1; d[j].names; j++)
 			if ((d[i].excl >> j & 1) && r->opt[j].seen)
 				return reply_error(r, "%s: %s%.*s cannot be combined with %s%.*s",
-					r->applet->name, opt_dash(d[i].names),
-					(int)strcspn(d[i].names, "|"), d[i].names,
-					opt_dash(d[j].names),
-					(int)strcspn(d[j].names, "|"), d[j].names);
+						   r->applet->name, opt_dash(d[i].names),
+						   (int)strcspn(d[i].names, "|"), d[i].names,
+						   opt_dash(d[j].names),
+						   (int)strcspn(d[j].names, "|"), d[j].names);
 	}
 	return 0;
 }

@@ -9,9 +9,9 @@
 
 struct reader {
 	const char *p, *end;
-	size_t line;      /* number of the line last read */
-	int strip_cr;     /* the patch has CRLF line ends */
-	const char *s;    /* the line last read, without its line end */
+	size_t line;   /* number of the line last read */
+	int strip_cr;  /* the patch has CRLF line ends */
+	const char *s; /* the line last read, without its line end */
 	size_t n;
 };
 
@@ -290,7 +290,7 @@ static int crlf_text(const char *s, size_t n)
 int applypatch_parse(struct arena *a, const char *text, size_t len,
 		     struct applypatch_plan *plan, char *err, size_t errlen)
 {
-	struct parser ps = { a, { text, text + len, 0, 0, NULL, 0 }, err, errlen };
+	struct parser ps = {a, {text, text + len, 0, 0, NULL, 0}, err, errlen};
 	size_t cap = 0;
 	int done = 0;
 
@@ -331,7 +331,11 @@ struct text_line {
 	size_t len;
 };
 
-enum match_mode { MATCH_EXACT, MATCH_RTRIM, MATCH_TRIM };
+enum match_mode {
+	MATCH_EXACT,
+	MATCH_RTRIM,
+	MATCH_TRIM
+};
 
 static int same_line(const char *a, size_t an, const char *b, size_t bn,
 		     enum match_mode mode)
@@ -419,7 +423,8 @@ static int place_hunks(const struct applypatch_file *f, const struct text_line *
 
 			if ((at = seek(t, n, from, &ap, 1, 0)) < 0) {
 				snprintf(err, errlen, "%s: hunk %zu (patch line %zu): "
-					 "anchor \"%.*s\" not found", f->path, k + 1,
+						      "anchor \"%.*s\" not found",
+					 f->path, k + 1,
 					 h->patch_line, (int)(ap->len > 60 ? 60 : ap->len),
 					 ap->p);
 				return -1;
@@ -438,8 +443,9 @@ static int place_hunks(const struct applypatch_file *f, const struct text_line *
 		}
 		if (at < 0) {
 			snprintf(err, errlen, "%s: hunk %zu (patch line %zu): its "
-				 "context and removed lines were not found (first: "
-				 "\"%.*s\")", f->path, k + 1, h->patch_line,
+					      "context and removed lines were not found (first: "
+					      "\"%.*s\")",
+				 f->path, k + 1, h->patch_line,
 				 (int)(old[0]->len > 60 ? 60 : old[0]->len), old[0]->p);
 			return -1;
 		}

@@ -24,11 +24,11 @@
 
 struct slot {
 	const struct applypatch_file *f;
-	const char *path;  /* as in the patch */
+	const char *path; /* as in the patch */
 	char *resolved;
-	int create;        /* add, or the destination of a move */
+	int create; /* add, or the destination of a move */
 	struct wfs_locked l;
-	char *tmp;         /* staged new content */
+	char *tmp; /* staged new content */
 	int locked;
 };
 
@@ -187,7 +187,7 @@ static void release(struct slot *s, size_t n)
 static int list_changes(struct wfs_ctx *c, const struct applypatch_plan *p,
 			struct wfs_patched **files, size_t *n)
 {
-	static const char *const names[] = { "add", "delete", "update" };
+	static const char *const names[] = {"add", "delete", "update"};
 	size_t i;
 
 	*files = arena_alloc(c->arena, p->nfiles * sizeof(**files) + 1);

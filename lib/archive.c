@@ -82,7 +82,7 @@ struct packer {
 	ino_t out_ino;
 	int out_is_file;
 	char *buf;
-	struct ignore_set *ign;    /* innermost .gitignore in effect */
+	struct ignore_set *ign;        /* innermost .gitignore in effect */
 	unsigned long long done_bytes; /* file data read so far, for progress */
 };
 
@@ -393,7 +393,7 @@ struct unpacker {
 	unsigned seq;
 	char *buf;
 	unsigned long long done_bytes; /* file data written, for progress */
-	unsigned mask;     /* what of an entry's mode is applied */
+	unsigned mask;                 /* what of an entry's mode is applied */
 };
 
 static ssize_t unpack_source(void *arg, void *p, size_t n)
@@ -460,7 +460,8 @@ static int clean_name(struct unpacker *u, const char *name, char **out)
 		if (len == sizeof(WFS_STATE_DIR) - 1 && !memcmp(p, WFS_STATE_DIR, len)) {
 			free(s);
 			return wfs_fail(u->c, "unpack %s: refused: " WFS_STATE_DIR " is reserved "
-					"for wickfs's own state (snapshots, restores)", name);
+					      "for wickfs's own state (snapshots, restores)",
+					name);
 		}
 		if (len && !(len == 1 && p[0] == '.')) {
 			if (w)

@@ -88,4 +88,3 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	buf_vprintf(b, fmt, ap);
 	va_end(ap);
 }
-

@@ -49,7 +49,8 @@ const char *bytes_find(const char *p, size_t n, char c)
 		/* 4 bits per lane: the narrowing shift keeps the middle byte
 		 * of each 16-bit pair, half of each 0xff/0x00 lane */
 		uint64_t m = vget_lane_u64(vreinterpret_u64_u8(
-			vshrn_n_u16(vreinterpretq_u16_u8(eq), 4)), 0);
+						   vshrn_n_u16(vreinterpretq_u16_u8(eq), 4)),
+					   0);
 		if (m)
 			return p + i + (__builtin_ctzll(m) >> 2);
 	}

@@ -38,7 +38,11 @@
  * a path, only the machinery that owns it (ctx own_state). */
 #define RESERVED WFS_STATE_DIR
 
-enum { OUTSIDE, ANCESTOR, INSIDE };
+enum {
+	OUTSIDE,
+	ANCESTOR,
+	INSIDE
+};
 
 static int where(const char *root, size_t rl, const char *p, size_t pl)
 {
@@ -211,7 +215,7 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 	if (where(root, rl, cur, cl) == INSIDE) {
 		if (!own && reserved(cur + (rl == 1 ? 0 : rl))) {
 			snprintf(why, whylen, "refused: " RESERVED " is reserved for wickfs's own "
-				 "state (snapshots, restores)");
+					      "state (snapshots, restores)");
 			return -1;
 		}
 		if (canon)

@@ -32,7 +32,8 @@ static int env_bool(struct wfs_ctx *c, const char *name, int *val)
 		}
 	}
 	return wfs_fail(c, "%s=%s: not a boolean; use 1, true, yes, on or 0, "
-			"false, no, off", name, v);
+			   "false, no, off",
+			name, v);
 }
 
 void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root)
@@ -183,20 +184,20 @@ int wfs_budget_take(struct wfs_ctx *c, const char *op, const char *path,
 	used = wfs_budget_used(b);
 	if (need > b->bulk)
 		return wfs_fail(c, "%s %s: this %llu-byte file is more than the "
-				"daemon's memory budget lets one answer hold (about "
-				"three times its size, of %zu bytes for files and "
-				"answers; --max-memory %zu): read it in parts (read "
-				"--bytes --offset N --limit N, download --limit N)",
+				   "daemon's memory budget lets one answer hold (about "
+				   "three times its size, of %zu bytes for files and "
+				   "answers; --max-memory %zu): read it in parts (read "
+				   "--bytes --offset N --limit N, download --limit N)",
 				op, path, size, b->bulk, b->limit);
 	do {
 		if (used > cap || need > cap - used)
 			return wfs_fail(c, "%s %s: this %llu-byte file does not fit "
-					"the daemon's memory budget now: answering it "
-					"holds about three times its size, and %zu of "
-					"the %zu bytes for files and answers are in use "
-					"(--max-memory %zu): retry later, or read it in "
-					"parts (read --bytes --offset N --limit N, "
-					"download --limit N)",
+					   "the daemon's memory budget now: answering it "
+					   "holds about three times its size, and %zu of "
+					   "the %zu bytes for files and answers are in use "
+					   "(--max-memory %zu): retry later, or read it in "
+					   "parts (read --bytes --offset N --limit N, "
+					   "download --limit N)",
 					op, path, size, used > cap ? cap : used,
 					cap, b->limit);
 	} while (!__atomic_compare_exchange_n(&b->used, &used, used + need, 1,

@@ -103,11 +103,11 @@ static long classify(const struct diff *d, int *ea, int *eb)
 /* ---- the search ---- */
 
 struct search {
-	const int *x, *y;     /* classes of the lines that take part */
-	const long *xline, *yline; /* their line numbers in the texts */
+	const int *x, *y;           /* classes of the lines that take part */
+	const long *xline, *yline;  /* their line numbers in the texts */
 	unsigned char *xchg, *ychg; /* change flags by line number */
-	long *fd, *bd;        /* furthest x per diagonal, forward / backward */
-	long too_expensive;   /* search cost after which a split is guessed */
+	long *fd, *bd;              /* furthest x per diagonal, forward / backward */
+	long too_expensive;         /* search cost after which a split is guessed */
 };
 
 struct split {
@@ -338,7 +338,8 @@ static long keep_lines(const int *e, long lo, long hi, const long *count,
 	for (tem = (hi - lo) / 64; (tem >>= 2) > 0;)
 		many *= 2;
 	for (i = lo; i < hi; i++)
-		mark[i - lo] = !count[e[i]] ? 1 : count[e[i]] > many ? 2 : 0;
+		mark[i - lo] = !count[e[i]] ? 1 : count[e[i]] > many ? 2
+								     : 0;
 	settle_provisional(mark, hi - lo);
 	for (i = lo; i < hi; i++) {
 		if (mark[i - lo]) {
@@ -708,7 +709,7 @@ void diff_json(const struct diff *d, struct buf *out)
 		const struct diff_hunk *h = &d->hunks[k];
 
 		buf_printf(out, "%s{\"old_start\":%zu,\"old_lines\":%zu,"
-			   "\"new_start\":%zu,\"new_lines\":%zu,\"lines\":[",
+				"\"new_start\":%zu,\"new_lines\":%zu,\"lines\":[",
 			   k ? "," : "", range_start(h->a_start, h->a_count),
 			   h->a_count, range_start(h->b_start, h->b_count),
 			   h->b_count);

@@ -155,7 +155,12 @@ static size_t skip_name(const unsigned char *m, size_t len, size_t p)
 	return 0;
 }
 
-enum { ANS_FOUND, ANS_NONE, ANS_RETRY, ANS_BAD };
+enum {
+	ANS_FOUND,
+	ANS_NONE,
+	ANS_RETRY,
+	ANS_BAD
+};
 
 /* An address of the asked type from reply m, into ip. */
 static int parse_reply(const unsigned char *m, size_t len, unsigned id,

@@ -202,7 +202,7 @@ static int spawn(pid_t *pid, const char *path, char *const argv[],
  * program in PATH is exec'd directly, anything else with sh -c. */
 struct plan {
 	struct arena a;
-	char **words;          /* NULL: sh -c only */
+	char **words; /* NULL: sh -c only */
 	char prog[4096];
 	char *sh_argv[4];
 };
@@ -236,8 +236,8 @@ static void spawn_message(int rc, char *msg, size_t msglen)
 
 	if (rc == ENOENT)
 		snprintf(msg, msglen, "failed to execute: /bin/sh: no such file "
-			 "or directory (there is no shell in this image; only a "
-			 "plain command naming a program in PATH runs without one)");
+				      "or directory (there is no shell in this image; only a "
+				      "plain command naming a program in PATH runs without one)");
 	else
 		snprintf(msg, msglen, "failed to execute: /bin/sh: %s",
 			 wfs_strerror(rc, eb, sizeof(eb)));
@@ -636,7 +636,9 @@ void exec_kill(struct exec_proc *p, long long now)
 
 static long long earliest(long long a, long long b)
 {
-	return !a ? b : !b ? a : a < b ? a : b;
+	return !a ? b : !b ? a
+		: a < b    ? a
+			   : b;
 }
 
 long long exec_tick(struct exec_proc *p, long long now)

@@ -44,7 +44,13 @@ static void pad(struct out *o, char c, long n)
 		put(o, block, n < (long)sizeof(block) ? (size_t)n : sizeof(block));
 }
 
-enum { F_LEFT = 1, F_ZERO = 2, F_PLUS = 4, F_SPACE = 8, F_ALT = 16 };
+enum {
+	F_LEFT = 1,
+	F_ZERO = 2,
+	F_PLUS = 4,
+	F_SPACE = 8,
+	F_ALT = 16
+};
 
 /* One converted field: sign or prefix, then body, padded to width. */
 static void field(struct out *o, int flags, long width, const char *pre,
@@ -157,12 +163,18 @@ static void convert(struct out *o, const char **fp, va_list *ap)
 	char c;
 
 	for (;; f++) {
-		if (*f == '-') flags |= F_LEFT;
-		else if (*f == '0') flags |= F_ZERO;
-		else if (*f == '+') flags |= F_PLUS;
-		else if (*f == ' ') flags |= F_SPACE;
-		else if (*f == '#') flags |= F_ALT;
-		else break;
+		if (*f == '-')
+			flags |= F_LEFT;
+		else if (*f == '0')
+			flags |= F_ZERO;
+		else if (*f == '+')
+			flags |= F_PLUS;
+		else if (*f == ' ')
+			flags |= F_SPACE;
+		else if (*f == '#')
+			flags |= F_ALT;
+		else
+			break;
 	}
 	width = count(&f, ap, &star);
 	if (width < 0) {
@@ -176,22 +188,32 @@ static void convert(struct out *o, const char **fp, va_list *ap)
 			prec = -1; /* a negative "*" precision: as if none */
 	}
 	for (;; f++) {
-		if (*f == 'h') len = len == 'h' ? 'H' : 'h';
-		else if (*f == 'l') len = len == 'l' ? 'L' : 'l';
-		else if (*f == 'j' || *f == 'z' || *f == 't') len = *f;
-		else break;
+		if (*f == 'h')
+			len = len == 'h' ? 'H' : 'h';
+		else if (*f == 'l')
+			len = len == 'l' ? 'L' : 'l';
+		else if (*f == 'j' || *f == 'z' || *f == 't')
+			len = *f;
+		else
+			break;
 	}
 	c = *f ? *f++ : 0;
 	*fp = f;
 	switch (c) {
-	case 'd': case 'i': {
+	case 'd':
+	case 'i': {
 		uintmax_t v = int_arg(ap, len, 1, &neg);
 		number(o, v, neg, 10, 0, flags, width, prec);
 		return;
 	}
-	case 'u': case 'x': case 'X': case 'o': {
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o': {
 		uintmax_t v = int_arg(ap, len, 0, &neg);
-		number(o, v, 0, c == 'u' ? 10 : c == 'o' ? 8 : 16, c == 'X',
+		number(o, v, 0, c == 'u' ? 10 : c == 'o' ? 8
+							 : 16,
+		       c == 'X',
 		       flags & ~(F_PLUS | F_SPACE), width, prec);
 		return;
 	}

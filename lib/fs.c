@@ -261,7 +261,7 @@ int fs_open_parent(struct wfs_ctx *c, const char *op, const char *path,
 {
 	const char *slash = strrchr(path, '/');
 	const char *dir = !slash ? "." : slash == path ? "/"
-			: arena_printf(c->arena, "%.*s", (int)(slash - path), path);
+						       : arena_printf(c->arena, "%.*s", (int)(slash - path), path);
 
 	*base = slash ? slash + 1 : path;
 	if (!**base || !strcmp(*base, ".") || !strcmp(*base, ".."))
@@ -344,7 +344,8 @@ int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
 	for (i = 0; i < len; i++) {
 		mode_t m = e[i].st.st_mode;
 		v[i].name = e[i].name;
-		v[i].type = S_ISDIR(m) ? "dir" : S_ISLNK(m) ? "symlink" : "file";
+		v[i].type = S_ISDIR(m) ? "dir" : S_ISLNK(m) ? "symlink"
+							    : "file";
 		v[i].kind = S_ISDIR(m) || S_ISLNK(m) || S_ISREG(m) ? NULL : fs_type_name(m);
 		v[i].size = (long long)e[i].st.st_size;
 	}

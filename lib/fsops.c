@@ -159,8 +159,12 @@ void fs_mode_string(mode_t m, char *o)
 	static const char rwx[] = "rwxrwxrwx";
 	int i;
 
-	o[0] = S_ISDIR(m) ? 'd' : S_ISLNK(m) ? 'l' : S_ISFIFO(m) ? 'p' :
-	       S_ISSOCK(m) ? 's' : S_ISCHR(m) ? 'c' : S_ISBLK(m) ? 'b' : '-';
+	o[0] = S_ISDIR(m) ? 'd' : S_ISLNK(m) ? 'l'
+			  : S_ISFIFO(m)      ? 'p'
+			  : S_ISSOCK(m)      ? 's'
+			  : S_ISCHR(m)       ? 'c'
+			  : S_ISBLK(m)       ? 'b'
+					     : '-';
 	for (i = 0; i < 9; i++)
 		o[i + 1] = (m & (0400u >> i)) ? rwx[i] : '-';
 	if (m & S_ISUID)
@@ -332,8 +336,7 @@ static int rm_tree(struct wfs_ctx *c, const char *path, int dfd, int depth,
 		e = errno;
 		fd = -1;
 		if (e == EISDIR &&
-		    (fd = openat(dfd, d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					 O_CLOEXEC)) < 0)
+		    (fd = openat(dfd, d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 			e = errno == ELOOP ? EXDEV : errno;
 		sub = arena_printf(c->arena, "%s/%s", path, d->d_name);
 		if (fd < 0 || !sub) {
@@ -400,7 +403,6 @@ int wfs_rm(struct wfs_ctx *c, const char *path, int recursive, int force,
 
 /* ---- cp ---- */
 
-
 /* Put the temporary tmp in place of name (both in dfd). */
 static int place(struct wfs_ctx *c, const char *op, const char *shown, int dfd,
 		 const char *tmp, const char *name, int no_clobber)
@@ -450,7 +452,7 @@ struct cpctx {
 	const char *op;
 	int recursive, no_clobber;
 	dev_t top_dev;
-	ino_t top_ino;   /* the destination directory made first: skipped */
+	ino_t top_ino; /* the destination directory made first: skipped */
 	long long copied;
 	unsigned long long rnd, seq; /* temporary names */
 };
@@ -841,8 +843,7 @@ int wfs_append(struct wfs_ctx *c, const char *op, const char *path,
 	if (open_at(c, op, path, 1, 1, &a))
 		return -1;
 	for (tries = 0; tries < 1000; tries++) {
-		fd = openat(a.dirfd, a.name, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK |
-				O_NOFOLLOW | O_CLOEXEC, 0666);
+		fd = openat(a.dirfd, a.name, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd < 0) {
 			int e = errno;
 			/* a FIFO with no reader says ENXIO: name what it is */
@@ -942,18 +943,21 @@ static long parse_symbolic(const char *s, mode_t old, int isdir)
 		unsigned who = 0, perm = 0;
 		char op;
 		for (; strchr("ugoa", *s) && *s; s++)
-			who |= *s == 'u' ? 04700u : *s == 'g' ? 02070u :
-			       *s == 'o' ? 01007u : 07777u;
+			who |= *s == 'u' ? 04700u : *s == 'g' ? 02070u
+					    : *s == 'o'       ? 01007u
+							      : 07777u;
 		if (!who) /* no umask here: reading it would change it */
 			who = 07777u;
 		if (*s != '+' && *s != '-' && *s != '=')
 			return -1;
 		op = *s++;
 		for (; *s && strchr("rwxXst", *s); s++)
-			perm |= *s == 'r' ? 0444u : *s == 'w' ? 0222u :
-				*s == 'x' ? 0111u : *s == 's' ? 06000u :
-				*s == 't' ? 01000u :
-				(isdir || (old & 0111)) ? 0111u : 0u;
+			perm |= *s == 'r' ? 0444u : *s == 'w'         ? 0222u
+					    : *s == 'x'               ? 0111u
+					    : *s == 's'               ? 06000u
+					    : *s == 't'               ? 01000u
+					    : (isdir || (old & 0111)) ? 0111u
+								      : 0u;
 		perm &= who;
 		if (op == '+')
 			m |= (long)perm;
@@ -1086,7 +1090,8 @@ static void ls_put(struct buf *b, int dfd, const char *rel, const struct fs_dire
 	*first = 0;
 	json_cstr(b, rel);
 	buf_puts(b, ",\"type\":");
-	json_cstr(b, S_ISDIR(st->st_mode) ? "dir" : S_ISLNK(st->st_mode) ? "symlink" : "file");
+	json_cstr(b, S_ISDIR(st->st_mode) ? "dir" : S_ISLNK(st->st_mode) ? "symlink"
+									 : "file");
 	buf_printf(b, ",\"size\":%lld", (long long)st->st_size);
 	if (!S_ISDIR(st->st_mode) && !S_ISLNK(st->st_mode) && !S_ISREG(st->st_mode)) {
 		buf_puts(b, ",\"kind\":"); /* additive: the reference says file */

@@ -15,7 +15,7 @@ struct glob_state {
 	int collect_all;
 	const char **files;
 	struct timespec *mtime; /* with sort_mtime: each file's, from the walk */
-	size_t n, cap, mcap; /* mcap: mtime's room */
+	size_t n, cap, mcap;    /* mcap: mtime's room */
 	int truncated, oom;
 	struct walk_errors errors;
 };
@@ -109,7 +109,8 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	res->errors = NULL;
 	if (glob_match_path(o->pattern, "") < 0)
 		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [ or {, a trailing \\, "
-				"or over %d {a,b} expansions", o->pattern, GLOB_BRACE_MAX);
+				   "or over %d {a,b} expansions",
+				o->pattern, GLOB_BRACE_MAX);
 	g.collect_all = o->sort_mtime || o->sort_name;
 	if (walk_open_root(c, "glob", o->path, O_PATH, &fd))
 		return -1;

@@ -36,7 +36,7 @@ struct hit {
 	long long line;
 	size_t off, len; /* the text, in hits.text */
 	int context;
-	int cut;         /* the line was longer than its text */
+	int cut; /* the line was longer than its text */
 };
 
 struct hits {
@@ -45,10 +45,10 @@ struct hits {
 	struct buf text; /* every held line, back to back: no malloc per line */
 	long long count; /* matching lines */
 	int oom;
-	int limit;       /* the regex engine hit an internal limit */
-	int too_big;     /* over WICKFS_MAX_FILE (decompressed): skipped */
-	int open_err;    /* the file could not be opened: errno */
-	size_t bytes;    /* held in v, roughly */
+	int limit;    /* the regex engine hit an internal limit */
+	int too_big;  /* over WICKFS_MAX_FILE (decompressed): skipped */
+	int open_err; /* the file could not be opened: errno */
+	size_t bytes; /* held in v, roughly */
 	/* Called when bytes grows past GREP_HOLD: hand what is held to the
 	 * output once this file's turn comes, so memory stays bounded. */
 	void (*flush)(struct hits *h, void *arg);
@@ -137,7 +137,7 @@ struct grep_cfg {
 	const struct wfs_grep_opts *o;
 	long per_file; /* stop a file after this many matches; 0: no limit */
 	const volatile int *stop;
-	long long deadline_ms;       /* the request's, checked per block */
+	long long deadline_ms; /* the request's, checked per block */
 	const volatile int *cancel;
 	unsigned long long max_file; /* WICKFS_MAX_FILE, decompressed bytes too */
 };
@@ -212,12 +212,12 @@ struct scan {
 	struct ctxlines before;
 	int done;
 	/* a line longer than GREP_LONG, searched window by window */
-	int inlong;         /* buf[0..lctx) is the end of the last window */
+	int inlong; /* buf[0..lctx) is the end of the last window */
 	size_t lctx;
-	size_t lfrom;       /* where a window's search starts: 0 for the
+	size_t lfrom; /* where a window's search starts: 0 for the
 			     * first, then 1 (buf[0] is context for ^, \b) */
 	int lmatched;
-	char *lhead;        /* its first GREP_TEXT_MAX bytes, for the output */
+	char *lhead; /* its first GREP_TEXT_MAX bytes, for the output */
 	size_t lhead_len;
 };
 
@@ -578,59 +578,68 @@ out:
 
 /* ---- the driver: walk, workers, ordered merge ---- */
 
-enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE };
+enum slot_state {
+	SLOT_FREE,
+	SLOT_QUEUED,
+	SLOT_RUNNING,
+	SLOT_DONE
+};
 
 struct grep_run;
 struct slot;
 struct flush_ref {
 	struct grep_run *g;
 	struct slot *sl;
-	int fi;            /* the file's place in its slot */
+	int fi; /* the file's place in its slot */
 };
 
 /* A job: up to GREP_BATCH consecutive files of the walk, so workers and
  * the walk meet once per batch rather than once per file. */
 #define GREP_BATCH 16
 
-enum { ENT_FILE, ENT_LINK, ENT_ROOT };
+enum {
+	ENT_FILE,
+	ENT_LINK,
+	ENT_ROOT
+};
 
 struct slot {
 	char *paths[GREP_BATCH];
-	size_t rel_off[GREP_BATCH]; /* where the path relative to the walk's root starts */
+	size_t rel_off[GREP_BATCH];     /* where the path relative to the walk's root starts */
 	unsigned char kind[GREP_BATCH]; /* ENT_* */
 	struct hits h[GREP_BATCH];
 	struct flush_ref fl[GREP_BATCH];
-	int n;             /* files in the job */
-	int merged_files;  /* files already handed to the output */
+	int n;            /* files in the job */
+	int merged_files; /* files already handed to the output */
 	enum slot_state state;
-	size_t index;      /* the job number */
+	size_t index; /* the job number */
 };
 
 struct grep_run {
 	struct wfs_ctx *c;
 	const struct wfs_grep_opts *o;
 	struct grep_cfg cfg;
-	struct re *re;         /* the caller's; workers use clones */
+	struct re *re; /* the caller's; workers use clones */
 
 	pthread_mutex_t mu;
 	struct walk_errors errors; /* with the merge: in walk order */
 	pthread_cond_t work, done, space;
 	struct slot ring[GREP_RING];
 	size_t queued, taken, merged; /* job counters */
-	int idle;              /* workers waiting for a job */
-	int filling;           /* the walk is filling ring[queued] */
-	int finished;          /* no more jobs will be queued */
-	volatile int stop;     /* the cap was reached, or an error */
+	int idle;                     /* workers waiting for a job */
+	int filling;                  /* the walk is filling ring[queued] */
+	int finished;                 /* no more jobs will be queued */
+	volatile int stop;            /* the cap was reached, or an error */
 	int nthreads;
-	int rootfd;            /* the walk's root, opened beneath the root */
-	int croot;             /* confined: the workspace root, O_PATH */
+	int rootfd; /* the walk's root, opened beneath the root */
+	int croot;  /* confined: the workspace root, O_PATH */
 
 	struct wfs_grep_result *res;
 	size_t cap;
 	long matched;
 	int oom;
 	const char *limit_file; /* where the regex engine gave up */
-	struct scratch sc; /* for the single-threaded path */
+	struct scratch sc;      /* for the single-threaded path */
 	/* Hit buffers of merged files, for the next ones (lock held): musl
 	 * hands freed memory straight back to the kernel, and the page
 	 * faults and TLB shootdowns that follow cost when matches abound. */
@@ -973,7 +982,8 @@ static void walk_failed(void *arg, const char *path, int err)
 static int visit(void *arg, const struct walk_ent *e)
 {
 	struct grep_run *g = arg;
-	int kind = !e->depth ? ENT_ROOT : e->type == WALK_LINK ? ENT_LINK : ENT_FILE;
+	int kind = !e->depth ? ENT_ROOT : e->type == WALK_LINK ? ENT_LINK
+							       : ENT_FILE;
 	struct slot *sl;
 
 	if (g->stop)
@@ -999,8 +1009,7 @@ static int visit(void *arg, const struct walk_ent *e)
 		/* one thread: the file by name in its directory's descriptor */
 		grep_file(&g->cfg, g->re,
 			  kind == ENT_FILE
-				  ? fs_openat_raw(e->dirfd, e->at, O_RDONLY | O_NONBLOCK |
-						  (g->c->root ? O_NOFOLLOW : 0))
+				  ? fs_openat_raw(e->dirfd, e->at, O_RDONLY | O_NONBLOCK | (g->c->root ? O_NOFOLLOW : 0))
 				  : open_entry(g, e->path, (size_t)(e->rel - e->path), kind),
 			  e->path, &h, &g->sc);
 		merge_file(g, e->path, &h);
@@ -1091,7 +1100,8 @@ static int thread_count(struct wfs_ctx *c)
 	} else {
 		n = sysconf(_SC_NPROCESSORS_ONLN);
 	}
-	return n < 1 ? 1 : n > GREP_MAX_THREADS ? GREP_MAX_THREADS : (int)n;
+	return n < 1 ? 1 : n > GREP_MAX_THREADS ? GREP_MAX_THREADS
+						: (int)n;
 }
 
 int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,

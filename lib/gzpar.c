@@ -18,7 +18,14 @@
 #include "buf.h"
 #include "gzpar.h"
 
-enum { SLOT_FREE, SLOT_FILLING, SLOT_READY, SLOT_BUSY, SLOT_DONE, SLOT_FAILED };
+enum {
+	SLOT_FREE,
+	SLOT_FILLING,
+	SLOT_READY,
+	SLOT_BUSY,
+	SLOT_DONE,
+	SLOT_FAILED
+};
 
 struct slot {
 	int state;
@@ -38,7 +45,7 @@ struct gzw {
 	pthread_cond_t work, done;
 	struct slot *slots;
 	int nslot;
-	int nthreads;  /* workers running; 0: compress inline */
+	int nthreads; /* workers running; 0: compress inline */
 	pthread_t th[GZPAR_MAX_THREADS];
 	int stop;
 	int level;
@@ -171,7 +178,8 @@ static int write_header(struct gzw *g)
 	unsigned char h[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
 
 	/* XFL: 2 = best compression, 4 = fastest, as gzip marks them. */
-	h[8] = g->level == 9 ? 2 : g->level == 1 ? 4 : 0;
+	h[8] = g->level == 9 ? 2 : g->level == 1 ? 4
+						 : 0;
 	g->header_done = 1;
 	return sink_write(g, h, sizeof(h));
 }
@@ -407,7 +415,12 @@ void gzw_free(struct gzw *g)
 
 /* ---- reader ---- */
 
-enum { GZR_MEMBER, GZR_BETWEEN, GZR_END, GZR_FAILED };
+enum {
+	GZR_MEMBER,
+	GZR_BETWEEN,
+	GZR_END,
+	GZR_FAILED
+};
 
 struct gzr {
 	z_stream z;

@@ -21,7 +21,7 @@ struct ignore_rule {
 
 struct ignore_set {
 	struct ignore_set *parent;
-	size_t rel_len;  /* length of its directory's path relative to the root */
+	size_t rel_len; /* length of its directory's path relative to the root */
 	struct ignore_rule *rules;
 	size_t n;
 	char *text;

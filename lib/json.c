@@ -48,7 +48,8 @@ static size_t plain_run(const char *s, size_t n)
 					     vceqq_u8(v, bslash)));
 		/* 4 bits per lane, the first bad lane at the lowest bits */
 		uint64_t m = vget_lane_u64(vreinterpret_u64_u8(
-			vshrn_n_u16(vreinterpretq_u16_u8(bad), 4)), 0);
+						   vshrn_n_u16(vreinterpretq_u16_u8(bad), 4)),
+					   0);
 		if (m)
 			return i + (size_t)(__builtin_ctzll(m) >> 2);
 	}
@@ -97,7 +98,8 @@ void json_str(struct buf *b, const char *s, size_t n)
 				 * writes at most 6 bytes */
 				len = utf8_decode(s + i, n - i, &cp);
 				if (cp < 0 || cp == 0x2028 || cp == 0x2029) {
-					esc = cp < 0 ? "\\ufffd" : cp == 0x2028 ? "\\u2028" : "\\u2029";
+					esc = cp < 0 ? "\\ufffd" : cp == 0x2028 ? "\\u2028"
+										: "\\u2029";
 					memcpy(o, esc, 6);
 					o += 6;
 				} else {

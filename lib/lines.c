@@ -62,7 +62,6 @@ void lines_page(const char *text, size_t len, size_t offset, size_t limit,
 		}
 		p = nl ? nl + 1 : end;
 	}
-	page->more = page->first ? page->first + page->shown - 1 < page->total :
-				   0;
+	page->more = page->first ? page->first + page->shown - 1 < page->total : 0;
 	page->truncated = page->more || page->cut;
 }

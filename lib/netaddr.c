@@ -183,7 +183,7 @@ int net_cidr_parse(const char *list, struct net_cidr *out, int max,
 		continue;
 bad:
 		snprintf(err, errlen, "bad entry \"%.*s\" in the allow-list: want "
-			 "ADDR or ADDR/BITS, IPv4 or IPv6, separated by commas",
+				      "ADDR or ADDR/BITS, IPv4 or IPv6, separated by commas",
 			 (int)(len > 60 ? 60 : len), p);
 		return -1;
 	}

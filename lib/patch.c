@@ -352,7 +352,7 @@ void patch_error_text(const struct patch_error *err, char *msg, size_t len)
 		return;
 	case PATCH_AMBIGUOUS:
 		snprintf(msg, len, "hunk %zu: old_text occurs %zu times (lines %zu "
-			 "and %zu, ...); give more context to make it unique",
+				   "and %zu, ...); give more context to make it unique",
 			 err->edit, err->count, err->line, err->line2);
 		return;
 	case PATCH_BAD_LINE:
@@ -371,9 +371,7 @@ void patch_error_text(const struct patch_error *err, char *msg, size_t len)
 	w = (size_t)snprintf(msg, len, "hunk %zu: old_text not found", err->edit);
 	if (err->near_first && w < len)
 		w += (size_t)snprintf(msg + w, len - w,
-				      err->near_first == err->near_last ?
-				      "; closest match ignoring whitespace: line %zu" :
-				      "; closest match ignoring whitespace: lines %zu-%zu",
+				      err->near_first == err->near_last ? "; closest match ignoring whitespace: line %zu" : "; closest match ignoring whitespace: lines %zu-%zu",
 				      err->near_first, err->near_last);
 	if (err->crlf && w < len)
 		snprintf(msg + w, len - w, "; the file has CRLF line endings");

@@ -53,8 +53,9 @@ static void streams(struct buf *b, const struct reply_run *run, size_t budget)
 			fit[0] = run->out_len;
 			fit[1] = run->err_len;
 			half = budget / 2;
-			used = need[0] <= half ? need[0]
-			     : need[1] <= half ? budget - need[1] : half;
+			used = need[0] <= half   ? need[0]
+			       : need[1] <= half ? budget - need[1]
+						 : half;
 			used = json_str_size(s[0], fit[0], used, &fit[0]);
 			json_str_size(s[1], fit[1], budget - used, &fit[1]);
 		}
@@ -111,8 +112,9 @@ void reply_too_big(struct buf *b, const char *applet, size_t size)
 	char msg[400];
 
 	snprintf(msg, sizeof(msg), "%s: the answer is %zu bytes, more than one "
-		 "daemon response line holds (%u bytes); ask for less: "
-		 "read --bytes --offset N --limit N reads a part of a file, "
-		 "grep --max N caps the matches", applet, size, REPLY_LINE_MAX);
+				   "daemon response line holds (%u bytes); ask for less: "
+				   "read --bytes --offset N --limit N reads a part of a file, "
+				   "grep --max N caps the matches",
+		 applet, size, REPLY_LINE_MAX);
 	reply_error_line(b, msg);
 }

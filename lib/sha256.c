@@ -7,6 +7,7 @@
 #include <string.h>
 #include "sha256.h"
 
+/* clang-format off */
 static const unsigned K[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
 	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -20,6 +21,7 @@ static const unsigned K[64] = {
 	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
 	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
+/* clang-format on */
 
 #define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 

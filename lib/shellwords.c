@@ -76,6 +76,7 @@ int shellwords_split(struct arena *a, const char *cmd, size_t len,
 
 int shellwords_is_builtin(const char *word)
 {
+	/* clang-format off */
 	static const char *const names[] = {
 		"!", ".", ":", "[", "[[", "alias", "bg", "break", "case", "cd",
 		"command", "continue", "do", "done", "echo", "elif", "else",
@@ -86,6 +87,7 @@ int shellwords_is_builtin(const char *word)
 		"time", "times", "trap", "true", "type", "ulimit", "umask",
 		"unalias", "unset", "until", "wait", "while", "{", "}",
 	};
+	/* clang-format on */
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)

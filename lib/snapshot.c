@@ -157,7 +157,8 @@ static int unhex(const char *s, unsigned char *out)
 	int i;
 
 	for (i = 0; i < 64; i++) {
-		int c = s[i], v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		int c = s[i], v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+											: -1;
 		if (v < 0)
 			return -1;
 		out[i / 2] = (unsigned char)(i % 2 ? out[i / 2] | v : v << 4);
@@ -275,18 +276,18 @@ bad:
 struct snap {
 	struct wfs_ctx *c;
 	const char *op;
-	const char *dir;    /* as given, for messages */
+	const char *dir; /* as given, for messages */
 	const char *store;
-	int dirfd;          /* DIR, O_RDONLY */
-	int storefd;        /* the store, O_RDONLY */
+	int dirfd;   /* DIR, O_RDONLY */
+	int storefd; /* the store, O_RDONLY */
 	dev_t sdev;
 	ino_t sino;
-	int put;            /* scanning stores new objects */
+	int put; /* scanning stores new objects */
 	struct snap_manifest *m;
 	unsigned long long new_objects, new_bytes;
 	char *buf;
 	unsigned seq;
-	struct gzw *gz;     /* one writer for every object, reset each time */
+	struct gzw *gz; /* one writer for every object, reset each time */
 };
 
 static int fd_sink(void *arg, const void *p, size_t n)
@@ -556,7 +557,8 @@ static int open_store(struct wfs_ctx *c, const char *op, char *store, int create
 		/* a store is wickfs's own state: it may be under .wickfs */
 		c->own_state++;
 		fd = wfs_confine(c, op, store) ? -1
-		     : create ? fs_open_dir_made(c, op, store) : fs_open_dir(c, op, store);
+		     : create                  ? fs_open_dir_made(c, op, store)
+					       : fs_open_dir(c, op, store);
 		c->own_state--;
 		return fd;
 	}
@@ -586,7 +588,8 @@ static int snap_open(struct wfs_ctx *c, struct snap *s, const char *op,
 	s->c = c;
 	s->op = op;
 	s->dirfd = s->storefd = -1;
-	s->dir = o->dir ? o->dir : c->root ? c->root : ".";
+	s->dir = o->dir ? o->dir : c->root ? c->root
+					   : ".";
 	if (create && wfs_writable(c, op, s->dir))
 		return -1;
 	if (wfs_confine(c, op, s->dir))
@@ -662,9 +665,10 @@ static int info_cmp(const void *a, const void *b)
 {
 	const struct wfs_snap_info *x = a, *y = b;
 
-	return x->time < y->time ? -1 : x->time > y->time ? 1
-	       : x->stored_ns < y->stored_ns ? -1 : x->stored_ns > y->stored_ns ? 1
-	       : strcmp(x->id, y->id);
+	return x->time < y->time ? -1 : x->time > y->time     ? 1
+				: x->stored_ns < y->stored_ns ? -1
+				: x->stored_ns > y->stored_ns ? 1
+							      : strcmp(x->id, y->id);
 }
 
 /* Every snapshot's header, oldest first. */
@@ -825,7 +829,8 @@ static void diff_lists(struct wfs_ctx *c, const struct snap_manifest *t,
 	size_t i = 0, j = 0;
 
 	while (i < t->n || j < cur->n) {
-		int k = i == t->n ? 1 : j == cur->n ? -1 : strcmp(t->v[i].path, cur->v[j].path);
+		int k = i == t->n ? 1 : j == cur->n ? -1
+						    : strcmp(t->v[i].path, cur->v[j].path);
 		if (k < 0)
 			add_path(c, &d->removed, &d->nremoved, &d->cremoved, t->v[i++].path);
 		else if (k > 0)
@@ -1110,7 +1115,7 @@ static int journal_key(struct snap *s, int create, unsigned char key[KEY_LEN],
 	close(fd);
 	if (n != KEY_LEN) {
 		snprintf(why, whylen, "%s/" WFS_DIR "/key: not a key wickfs made "
-			 "(it must be a 32-byte regular file of uid %d, mode 0600)",
+				      "(it must be a 32-byte regular file of uid %d, mode 0600)",
 			 s->dir, (int)geteuid());
 		return -1;
 	}
@@ -1174,8 +1179,8 @@ static int read_journal(struct snap *s, int jfd, char *id, char **store,
 	if (why[0]) {
 		buf_free(&b);
 		return wfs_fail(s->c, "%s %s/" STAGE "/journal: refused, not written by a restore "
-				"of this directory (%s); left in place, nothing changed: remove %s/" STAGE
-				" to go on", s->op, s->dir, why, s->dir);
+				      "of this directory (%s); left in place, nothing changed: remove %s/" STAGE " to go on",
+				s->op, s->dir, why, s->dir);
 	}
 	if (blen > 17)
 		nl = memchr(body + 17, '\n', blen - 17);

@@ -223,7 +223,9 @@ static int write_pax(struct tar_writer *w, const struct tar_entry *e,
 	put_octal(h, F_SIZE, plen);
 	put_octal(h, F_MTIME, e->mtime > 0 && e->mtime < 1LL << 33 ? (unsigned long long)e->mtime : 0);
 	h[O_TYPE] = 'x';
-	memcpy(h + O_MAGIC, "ustar\0" "00", 8);
+	memcpy(h + O_MAGIC, "ustar\0"
+			    "00",
+	       8);
 	seal(h);
 	if (tw_out(w, h, sizeof(h)) || tw_out(w, pax, plen))
 		return -1;
@@ -253,7 +255,9 @@ static int write_ustar(struct tar_writer *w, const struct tar_entry *e,
 	put_octal(h, F_MTIME, mtime);
 	h[O_TYPE] = (unsigned char)e->type;
 	put_str(h, F_LINK, link, strlen(link));
-	memcpy(h + O_MAGIC, "ustar\0" "00", 8);
+	memcpy(h + O_MAGIC, "ustar\0"
+			    "00",
+	       8);
 	seal(h);
 	return tw_out(w, h, sizeof(h));
 }
@@ -337,13 +341,13 @@ struct tar_reader {
 	tar_source_fn src;
 	tar_source_error_fn src_error;
 	void *arg;
-	unsigned long long offset;  /* bytes consumed */
-	unsigned long long remain;  /* data bytes of the current entry */
-	unsigned long long pad;     /* its padding */
-	unsigned long long size;    /* its declared size */
+	unsigned long long offset; /* bytes consumed */
+	unsigned long long remain; /* data bytes of the current entry */
+	unsigned long long pad;    /* its padding */
+	unsigned long long size;   /* its declared size */
 	struct pax_vals local, global;
-	char *gnu_name, *gnu_link;  /* 'L' and 'K' */
-	char *name, *link;          /* the current entry */
+	char *gnu_name, *gnu_link; /* 'L' and 'K' */
+	char *name, *link;         /* the current entry */
 	int ended;
 	char err[768];
 	unsigned char hdr[TAR_BLOCK];
@@ -672,7 +676,8 @@ static char *header_name(const unsigned char *h)
 /* Take a string: the first non-NULL of a and b (freed), else c. */
 static char *take(char **a, char **b, char *c)
 {
-	char *s = *a ? *a : *b ? *b : c;
+	char *s = *a ? *a : *b ? *b
+			       : c;
 
 	if (s != c)
 		free(c);
@@ -705,7 +710,8 @@ static int fill_entry(struct tar_reader *r, struct tar_entry *e,
 	e->linkname = r->link;
 	get_num(h, F_MODE, &v);
 	e->mode = (unsigned)(v & 07777);
-	e->size = l->has_size ? l->size : g->has_size ? g->size : size;
+	e->size = l->has_size ? l->size : g->has_size ? g->size
+						      : size;
 	get_num(h, F_MTIME, &v);
 	e->mtime = (long long)v;
 	if (l->has_mtime || g->has_mtime) {
@@ -756,8 +762,7 @@ int tar_next(struct tar_reader *r, struct tar_entry *e)
 		return 0;
 	s = tr_skip(r, r->remain + r->pad);
 	if (s)
-		return s < 0 ? -1 : tr_fail(r, "%s: truncated archive (%llu of %llu bytes of data)",
-					    who(r), r->size - r->remain, r->size);
+		return s < 0 ? -1 : tr_fail(r, "%s: truncated archive (%llu of %llu bytes of data)", who(r), r->size - r->remain, r->size);
 	r->remain = r->pad = 0;
 	for (;;) {
 		unsigned long long size;

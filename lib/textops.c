@@ -32,8 +32,8 @@ static int apply_change(struct wfs_ctx *c, const char *op, const char *path,
 	struct patch_error err;
 	char msg[512];
 	int failed = ch->edits
-		? patch_apply(data, len, ch->edits, ch->n, out, &err)
-		: patch_insert(data, len, ch->after, ch->text, ch->len, out, &err);
+			     ? patch_apply(data, len, ch->edits, ch->n, out, &err)
+			     : patch_insert(data, len, ch->after, ch->text, ch->len, out, &err);
 
 	if (!failed)
 		return 0;
@@ -81,7 +81,7 @@ int wfs_commit_new(struct wfs_ctx *c, const char *op, struct wfs_locked *l,
 int wfs_patch(struct wfs_ctx *c, const char *path,
 	      const struct patch_edit *edits, size_t n)
 {
-	struct change ch = { edits, n, 0, NULL, 0 };
+	struct change ch = {edits, n, 0, NULL, 0};
 
 	if (!n)
 		return wfs_fail(c, "patch %s: no hunks: expected a JSON list of {old_text,new_text}", path);
@@ -91,7 +91,7 @@ int wfs_patch(struct wfs_ctx *c, const char *path,
 int wfs_insert_line(struct wfs_ctx *c, const char *path, size_t after,
 		    const char *text, size_t len)
 {
-	struct change ch = { NULL, 0, after, text, len };
+	struct change ch = {NULL, 0, after, text, len};
 
 	if (!len)
 		return wfs_fail(c, "edit %s: new_text must not be empty to insert", path);

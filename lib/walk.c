@@ -135,7 +135,7 @@ static int read_names(int fd, struct name_list *l)
 
 			off += d->reclen;
 			if (d->name[0] == '.' && (!d->name[1] ||
-			    (d->name[1] == '.' && !d->name[2])))
+						  (d->name[1] == '.' && !d->name[2])))
 				continue;
 			switch (d->type) {
 			case DT_REG: t = WALK_FILE; break;
@@ -189,11 +189,11 @@ struct walker {
 	const struct walk_opts *o;
 	walk_fn fn;
 	void *arg;
-	const char *prefix; /* the cleaned root: "." and "/" are special */
-	struct ignore_set *ign; /* innermost .gitignore in effect */
+	const char *prefix;      /* the cleaned root: "." and "/" are special */
+	struct ignore_set *ign;  /* innermost .gitignore in effect */
 	struct name_list *lists; /* one per depth, reused across directories */
 	int nlists;
-	char *buf;       /* the current path: the root's prefix, then rel */
+	char *buf; /* the current path: the root's prefix, then rel */
 	size_t cap, rel_off;
 };
 

@@ -307,7 +307,7 @@ int wfs_stage(struct wfs_ctx *c, const char *op, int dirfd, const char *target,
 	if (fd < 0 && old && (errno == EACCES || errno == EPERM)) {
 		char msg[128];
 		return wfs_fail(c, "%s %s: %s: its directory is not writable, and "
-				"the file is replaced through a temporary file there",
+				   "the file is replaced through a temporary file there",
 				op, target, wfs_strerror(errno, msg, sizeof(msg)));
 	}
 	if (fd < 0)
@@ -450,7 +450,7 @@ static int edit_locked(struct wfs_ctx *c, const char *path, const struct wfs_edi
 		return -1;
 	buf_init(&nb);
 	for (p = data; (hit = memmem(p, len - (size_t)(p - data), e->old_text,
-				    e->old_len));) {
+				     e->old_len));) {
 		buf_add(&nb, p, (size_t)(hit - p));
 		buf_add(&nb, e->new_text, e->new_len);
 		p = hit + e->old_len;
@@ -466,7 +466,8 @@ static int edit_locked(struct wfs_ctx *c, const char *path, const struct wfs_edi
 		size_t more = 0;
 		char lines[160];
 		for (hit = data; (hit = memmem(hit, len - (size_t)(hit - data),
-					       e->old_text, e->old_len)); hit += e->old_len)
+					       e->old_text, e->old_len));
+		     hit += e->old_len)
 			more++;
 		if (more > 1) {
 			buf_free(&nb);

@@ -61,7 +61,8 @@ static void resp_legacy_env(struct job *j, const char *env, size_t len,
 
 	if ((len + err_len) * 6 < room ||
 	    json_str_size(env, len, room, NULL) +
-	    json_str_size(err, err_len, room, NULL) < room)
+			    json_str_size(err, err_len, room, NULL) <
+		    room)
 		return resp_legacy(j, env, len, err, err_len, code, error);
 	buf_init(&big);
 	too_big(j, len, &big);
@@ -128,9 +129,10 @@ void resp_over_budget(struct job *j, size_t size)
 	if (!j->native && j->spawned)
 		code = j->exit_code;
 	snprintf(msg, sizeof(msg), "the answer (%zu bytes) is dropped: the "
-		 "daemon's memory budget (--max-memory %zu) is held by answers "
-		 "not yet read and requests in progress; %sretry, or ask for "
-		 "less (read --bytes --offset N --limit N)", size, d->mem.limit,
+				   "daemon's memory budget (--max-memory %zu) is held by answers "
+				   "not yet read and requests in progress; %sretry, or ask for "
+				   "less (read --bytes --offset N --limit N)",
+		 size, d->mem.limit,
 		 j->spawned ? "the command ran; " : "");
 	resp_fail(j, code, msg);
 }
@@ -159,7 +161,8 @@ static void exec_env_fit(const struct job *j, const struct reply_run *run,
 		if (need < line_max)
 			return;
 		max = (size_t)((double)max * (double)(line_max - over) /
-			       (double)need) - 64;
+			       (double)need) -
+		      64;
 	}
 }
 
@@ -192,8 +195,9 @@ void request_command_done(struct job *j, struct wfs_exec_result *res,
 			return resp_legacy(j, "", 0, "", 0, 1, spawn_error);
 		run = reply_run_of(res);
 		j->exit_code = res->exit_code;
-		return resp_run(j, &run, res->timed_out ? msg
-				: j->cancelled ? shut : NULL, max);
+		return resp_run(j, &run, res->timed_out ? msg : j->cancelled ? shut
+									     : NULL,
+				max);
 	}
 	/* JOB_EXEC_APPLET: what `wickfs exec CMD` would have printed. */
 	buf_init(&env);

@@ -46,8 +46,7 @@ static size_t touched(const struct buf *b, const char **p, size_t *mark)
 /* Our buffers, both ways, counted in the daemon's budget. */
 static void conn_account(struct conn *c)
 {
-	size_t now = c->dead ? 0 : touched(&c->in, &c->in_p, &c->in_hw) +
-		touched(&c->out, &c->out_p, &c->out_hw);
+	size_t now = c->dead ? 0 : touched(&c->in, &c->in_p, &c->in_hw) + touched(&c->out, &c->out_p, &c->out_hw);
 
 	wfs_budget_add(&c->d->mem, now);
 	wfs_budget_sub(&c->d->mem, c->held);
@@ -129,7 +128,7 @@ static void conn_flush(struct conn *c)
 		struct daemon *d = c->d;
 		c->write_since = wfs_now_ms();
 		d->check_at = earliest(d->check_at, c->write_since +
-				       d->o->write_timeout * 1000LL);
+							    d->o->write_timeout * 1000LL);
 	}
 }
 
@@ -152,7 +151,6 @@ static void conn_send(struct conn *c, struct buf *resp)
 	conn_flush(c);
 }
 
-
 /* A finished answer takes its place in the budget, or gives way to an
  * error naming it. What the job held is given back first. */
 static void admit(struct daemon *d, struct job *j)
@@ -165,7 +163,8 @@ static void admit(struct daemon *d, struct job *j)
 		return;
 	if ((k = dlog_rate(d)))
 		dlog("id=%s: an answer of %zu bytes dropped: %zu of the memory "
-		     "budget's %zu bytes are in use (--max-memory)%s", j->id, n,
+		     "budget's %zu bytes are in use (--max-memory)%s",
+		     j->id, n,
 		     used, d->mem.limit, k > 1 ? ", and more since" : "");
 	resp_over_budget(j, n);
 }
@@ -408,7 +407,7 @@ void conns_expire(struct daemon *d, long long now)
 		dlog("request line unfinished after %d s: connection closed",
 		     d->o->line_timeout);
 		snprintf(msg, sizeof(msg), "request line unfinished after %d s "
-			 "(the daemon's --line-timeout): connection closed",
+					   "(the daemon's --line-timeout): connection closed",
 			 d->o->line_timeout);
 		conn_refuse(c, msg);
 	}
@@ -449,9 +448,10 @@ static void enforce_budget(struct daemon *d)
 		     "the connection holding the most request bytes (%zu)",
 		     d->mem.limit, n);
 		snprintf(msg, sizeof(msg), "request refused: the daemon holds more "
-			 "than its memory budget (--max-memory %zu) in requests "
-			 "and unread answers, and this connection held the most "
-			 "request bytes (%zu)", d->mem.limit, n);
+					   "than its memory budget (--max-memory %zu) in requests "
+					   "and unread answers, and this connection held the most "
+					   "request bytes (%zu)",
+			 d->mem.limit, n);
 		conn_refuse(big, msg);
 	}
 }
@@ -625,7 +625,7 @@ static int make_room(struct daemon *d)
 	     "(--max-conns), and it sent no valid request in %lld ms",
 	     d->nconns, now - old->opened_ms);
 	conn_refuse(old, "connection closed: the daemon is at its --max-conns "
-		    "limit and this connection sent no valid request");
+			 "limit and this connection sent no valid request");
 	return 1;
 }
 
@@ -635,7 +635,8 @@ void conn_accept(struct daemon *d, struct listener *l)
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
 		int fd = accept4(l->fd, (struct sockaddr *)&ss, &sl,
-				 SOCK_NONBLOCK | SOCK_CLOEXEC), one = 1;
+				 SOCK_NONBLOCK | SOCK_CLOEXEC),
+		    one = 1;
 		struct conn *c;
 		unsigned k;
 

@@ -9,31 +9,31 @@
 #define DAEMON_DEFAULT_MAX_LINE (10u << 20)
 #define DAEMON_DEFAULT_TIMEOUT 120 /* seconds, as the reference */
 #define DAEMON_DEFAULT_MAX_MEMORY (64u << 20)
-#define DAEMON_DEFAULT_LINE_TIMEOUT 10 /* seconds */
+#define DAEMON_DEFAULT_LINE_TIMEOUT 10  /* seconds */
 #define DAEMON_DEFAULT_WRITE_TIMEOUT 30 /* seconds */
 
 struct net_cidr;
 
 struct daemon_opts {
-	const char *listen;  /* TCP "host:port"; NULL: off */
-	const char *socket;  /* Unix socket path; NULL: off */
-	const char *token;   /* required "token" field; NULL: none */
-	size_t max_line;     /* longest request line */
-	size_t max_memory;   /* the budget: requests and answers held */
-	const char *memory_from; /* how max_memory was chosen, for the log */
-	int line_timeout;    /* seconds an unfinished line may take */
-	int write_timeout;   /* seconds an answer may wait for its reader */
+	const char *listen;           /* TCP "host:port"; NULL: off */
+	const char *socket;           /* Unix socket path; NULL: off */
+	const char *token;            /* required "token" field; NULL: none */
+	size_t max_line;              /* longest request line */
+	size_t max_memory;            /* the budget: requests and answers held */
+	const char *memory_from;      /* how max_memory was chosen, for the log */
+	int line_timeout;             /* seconds an unfinished line may take */
+	int write_timeout;            /* seconds an answer may wait for its reader */
 	const struct net_cidr *allow; /* TCP peers accepted; NULL: any */
 	int nallow;
-	size_t max_output;   /* per stream of a command */
-	int workers;         /* threads for in-process applets */
+	size_t max_output; /* per stream of a command */
+	int workers;       /* threads for in-process applets */
 	int max_conns;
-	int max_procs;       /* commands running at once; more wait */
-	int verbose;         /* log every request */
-	int poll_us;         /* busy-poll window after an in-process answer */
-	int readonly;        /* WICKFS_READONLY: refuse writes and commands */
-	int readonly_exec;   /* WICKFS_READONLY_EXEC: ... but run commands */
-	const char *root;    /* the workspace root, resolved; NULL: none */
+	int max_procs;     /* commands running at once; more wait */
+	int verbose;       /* log every request */
+	int poll_us;       /* busy-poll window after an in-process answer */
+	int readonly;      /* WICKFS_READONLY: refuse writes and commands */
+	int readonly_exec; /* WICKFS_READONLY_EXEC: ... but run commands */
+	const char *root;  /* the workspace root, resolved; NULL: none */
 };
 
 /* The container's memory limit in bytes (budget.c): the smallest cgroup

@@ -12,11 +12,17 @@ struct daemon;
 struct conn;
 
 /* Every descriptor in the epoll set points at one of these. */
-enum watch_kind { W_LISTEN, W_CONN, W_PROC, W_WAKE, W_SIGNAL };
+enum watch_kind {
+	W_LISTEN,
+	W_CONN,
+	W_PROC,
+	W_WAKE,
+	W_SIGNAL
+};
 struct watch {
 	enum watch_kind kind;
-	int index;      /* W_PROC: EXEC_PID, EXEC_OUT or EXEC_ERR */
-	void *ptr;      /* struct conn, struct job, ... */
+	int index; /* W_PROC: EXEC_PID, EXEC_OUT or EXEC_ERR */
+	void *ptr; /* struct conn, struct job, ... */
 };
 
 /* How a request is answered. */
@@ -31,10 +37,10 @@ enum job_mode {
 struct job {
 	struct daemon *d;
 	struct conn *conn;
-	struct job *next, *prev;  /* queue links */
+	struct job *next, *prev; /* queue links */
 	struct arena arena;
 	enum job_mode mode;
-	int native;               /* {"op"} form: answer {"id","ok",...} */
+	int native; /* {"op"} form: answer {"id","ok",...} */
 	const char *id;
 	size_t id_len;
 	long long timeout_s, deadline_ms;
@@ -44,7 +50,7 @@ struct job {
 	const struct applet *applet;
 	int argc;
 	char **argv;
-	const char *workdir;      /* NULL: the daemon's own cwd */
+	const char *workdir; /* NULL: the daemon's own cwd */
 	const char *in;
 	size_t in_len;
 
@@ -53,24 +59,24 @@ struct job {
 	struct exec_proc proc;
 	struct watch w[EXEC_NFDS];
 	int running, cancelled;
-	int spawned;              /* a command ran (no polling after it) */
-	int exit_code;            /* JOB_SHELL: the command's, once done */
-	int probe;                /* inline read, not stat'ed: may be too big */
-	const char *line;         /* JOB_PARSE: the request line */
+	int spawned;      /* a command ran (no polling after it) */
+	int exit_code;    /* JOB_SHELL: the command's, once done */
+	int probe;        /* inline read, not stat'ed: may be too big */
+	const char *line; /* JOB_PARSE: the request line */
 	size_t line_len;
-	int parsed;               /* back from a worker's parse: dispatch it */
-	int refused;              /* bad or missing token */
-	int authed;               /* a request that passed the token check */
-	char *owned_line;         /* JOB_PARSE: the connection's buffer, taken */
-	size_t counted;           /* the line's bytes, in the budget until
+	int parsed;         /* back from a worker's parse: dispatch it */
+	int refused;        /* bad or missing token */
+	int authed;         /* a request that passed the token check */
+	char *owned_line;   /* JOB_PARSE: the connection's buffer, taken */
+	size_t counted;     /* the line's bytes, in the budget until
 				     the job is done (its arena holds them) */
-	size_t budget_held;       /* taken by the applet for a file it read */
-	size_t out_counted;       /* a command's output, in the budget */
+	size_t budget_held; /* taken by the applet for a file it read */
+	size_t out_counted; /* a command's output, in the budget */
 	/* Set by the loop when the client is gone or the daemon stops: the
 	 * applet's cancel flag (ctx.cancel), and a queued job never starts. */
 	volatile int abandon;
 
-	struct buf resp;          /* the response line, '\n' included */
+	struct buf resp; /* the response line, '\n' included */
 };
 
 /* request.c (parsing) and answer.c */
@@ -129,35 +135,35 @@ struct listener {
 
 struct daemon {
 	const struct daemon_opts *o;
-	volatile int stopping;    /* also the cancel flag of applets */
-	int private_cwd;          /* workers can chdir per request */
-	int loop_private_cwd;     /* so can the loop thread */
+	volatile int stopping; /* also the cancel flag of applets */
+	int private_cwd;       /* workers can chdir per request */
+	int loop_private_cwd;  /* so can the loop thread */
 	int ep, wake_fd, sig_fd, cwd_fd;
 	struct watch wake_w, sig_w;
 	struct listener lis[2];
 	int nlis;
-	char *sock_path;          /* our socket, unlinked at exit */
+	char *sock_path; /* our socket, unlinked at exit */
 	ino_t sock_ino;
 	struct pool *pool;
 	struct conn *conns;
 	int nconns;
-	struct job *running;      /* commands in flight (prev/next) */
+	struct job *running;               /* commands in flight (prev/next) */
 	struct job *wait_head, *wait_tail; /* over max_procs, not started */
 	int nrunning, inflight;
-	long long next_timer;     /* earliest command timer; 0: none */
-	long long accept_resume;  /* accepting paused (EMFILE) until */
+	long long next_timer;    /* earliest command timer; 0: none */
+	long long accept_resume; /* accepting paused (EMFILE) until */
 	long long stop_deadline;
-	long long reap_at;        /* PID 1: next orphan reaping; 0: never */
-	struct conn *dead_conns;  /* freed after the current event batch */
+	long long reap_at;       /* PID 1: next orphan reaping; 0: never */
+	struct conn *dead_conns; /* freed after the current event batch */
 	struct job *dead_jobs;
-	struct job *job_cache;    /* recycled jobs (request.c) */
+	struct job *job_cache; /* recycled jobs (request.c) */
 	int njob_cache;
-	long long poll_until;     /* ns, CLOCK_MONOTONIC; 0: sleep at once */
-	const char *root;         /* WICKFS_ROOT, resolved; NULL: none */
-	struct wfs_budget mem;    /* --max-memory: what is held, both ways */
-	long long check_at;       /* next line or write deadline; 0: none */
-	long long quiet_until;    /* dlog_rate: the next line allowed */
-	unsigned quiet;           /* ... and the lines skipped meanwhile */
+	long long poll_until;  /* ns, CLOCK_MONOTONIC; 0: sleep at once */
+	const char *root;      /* WICKFS_ROOT, resolved; NULL: none */
+	struct wfs_budget mem; /* --max-memory: what is held, both ways */
+	long long check_at;    /* next line or write deadline; 0: none */
+	long long quiet_until; /* dlog_rate: the next line allowed */
+	unsigned quiet;        /* ... and the lines skipped meanwhile */
 };
 
 /* Answers up to this size may use the whole memory budget; bigger ones
@@ -166,7 +172,7 @@ struct daemon {
 
 /* Connections (conn.c). */
 #define READ_CHUNK 65536
-#define KEEP_BUF (256u << 10)  /* idle buffers larger than this are freed */
+#define KEEP_BUF (256u << 10) /* idle buffers larger than this are freed */
 
 struct conn {
 	struct daemon *d;
@@ -174,19 +180,19 @@ struct conn {
 	struct watch w;
 	unsigned events;
 	struct buf in;
-	size_t in_off, scan_off;  /* consumed; searched for '\n' */
+	size_t in_off, scan_off; /* consumed; searched for '\n' */
 	struct buf out;
 	size_t out_off;
-	struct job *job;          /* the request in flight */
-	int skipping;             /* dropping an oversize line to its end */
+	struct job *job; /* the request in flight */
+	int skipping;    /* dropping an oversize line to its end */
 	int eof, dead;
 	int authed;               /* sent a request that passed the token */
 	size_t held;              /* our bytes in the budget */
 	const char *in_p, *out_p; /* the buffers in_hw and out_hw are of */
 	size_t in_hw, out_hw;     /* their most bytes since allocated */
 	long long opened_ms;
-	long long line_since;     /* the unfinished line began; 0: none */
-	long long write_since;    /* an answer waits for the reader since
+	long long line_since;  /* the unfinished line began; 0: none */
+	long long write_since; /* an answer waits for the reader since
 				     (its last progress); 0: none */
 	struct conn *prev, *next;
 };
@@ -243,7 +249,9 @@ int ep_ctl(struct daemon *d, int op, int fd, struct watch *w, unsigned events);
 /* The earlier of two times, 0 meaning none. */
 static inline long long earliest(long long a, long long b)
 {
-	return !a ? b : !b ? a : a < b ? a : b;
+	return !a ? b : !b ? a
+		: a < b    ? a
+			   : b;
 }
 
 #endif

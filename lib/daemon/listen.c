@@ -88,7 +88,8 @@ int listen_unix(struct daemon *d, const char *path)
 		    e == ENOTDIR)
 			dlog("bind %s: %s: pass --socket PATH (or DAEMON_SOCKET) "
 			     "in a writable directory, or --socket off to serve "
-			     "TCP only", path, strerror(e));
+			     "TCP only",
+			     path, strerror(e));
 		else
 			dlog("bind %s: %s", path, strerror(e));
 		return -1;

@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include "daemon_int.h"
 
-#define SHUTDOWN_MS 5000       /* longest wait for in-flight work at exit */
+#define SHUTDOWN_MS 5000 /* longest wait for in-flight work at exit */
 
 void dlog(const char *fmt, ...)
 {
@@ -64,7 +64,7 @@ unsigned dlog_rate(struct daemon *d)
 }
 
 int ep_ctl(struct daemon *d, int op, int fd, struct watch *w,
-		  unsigned events)
+	   unsigned events)
 {
 	struct epoll_event ev = {.events = events, .data.ptr = w};
 
@@ -334,7 +334,8 @@ int daemon_run(const struct daemon_opts *o)
 	d->root = o->root;
 	if (d->root) {
 		dlog("workspace root %s: the working directory; file operations and "
-		     "workdirs are confined to it, shell commands are not", d->root);
+		     "workdirs are confined to it, shell commands are not",
+		     d->root);
 	}
 	if ((o->socket && listen_unix(d, o->socket)) ||
 	    (o->listen && listen_tcp(d, o->listen)))
@@ -346,7 +347,8 @@ int daemon_run(const struct daemon_opts *o)
 	if (o->listen && !o->token && !o->nallow)
 		dlog("warning: no DAEMON_TOKEN and no DAEMON_ALLOW_FROM: anyone who "
 		     "can reach tcp %s can run commands as uid %d (see --token-file, "
-		     "--allow-from)", o->listen, (int)geteuid());
+		     "--allow-from)",
+		     o->listen, (int)geteuid());
 	/* Confined: relative paths and commands without a workdir start in
 	 * the workspace. */
 	if (d->root) {
@@ -382,7 +384,8 @@ int daemon_run(const struct daemon_opts *o)
 	if (getpid() == 1)
 		d->reap_at = wfs_now_ms() + 1000;
 	dlog("ready: pid %d, %d workers, max line %zu bytes, memory budget %zu "
-	     "bytes (%s)", (int)getpid(), o->workers, o->max_line, o->max_memory,
+	     "bytes (%s)",
+	     (int)getpid(), o->workers, o->max_line, o->max_memory,
 	     o->memory_from);
 	run_loop(d);
 	rc = 0;

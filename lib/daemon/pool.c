@@ -16,8 +16,8 @@
 struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t cv, ready_cv;
-	struct job *head, *tail;  /* waiting to run */
-	struct job *done;         /* finished, for the loop */
+	struct job *head, *tail; /* waiting to run */
+	struct job *done;        /* finished, for the loop */
 	int stop, ready, private_cwd;
 	int wake_fd, cwd_fd;
 	int n;
@@ -52,8 +52,7 @@ static void *worker_main(void *arg)
 		if (j->abandon) {
 			/* its client went away (or the daemon stops) while it
 			 * waited: no worker time for it */
-			resp_fail(j, 1, j->d->stopping ? "daemon shutting down"
-				  : "cancelled: the client went away");
+			resp_fail(j, 1, j->d->stopping ? "daemon shutting down" : "cancelled: the client went away");
 			j->parsed = j->mode == JOB_PARSE;
 		} else if (j->mode == JOB_PARSE) {
 			request_parse_into(j, j->line, j->line_len);

@@ -30,8 +30,8 @@ void proc_start(struct daemon *d, struct job *j)
 
 	if (j->workdir && (stat(j->workdir, &st) || !S_ISDIR(st.st_mode))) {
 		snprintf(err, sizeof(err), "chdir %.400s: %s", j->workdir,
-			 errno == ENOENT ? "no such file or directory" :
-			 !S_ISDIR(st.st_mode) ? "not a directory" : strerror(errno));
+			 errno == ENOENT ? "no such file or directory" : !S_ISDIR(st.st_mode) ? "not a directory"
+											      : strerror(errno));
 		return job_fail_now(d, j, err);
 	}
 	if (exec_start(&j->proc, &j->exec, err, sizeof(err))) {
@@ -79,7 +79,8 @@ static void proc_count(struct daemon *d, struct job *j)
 	if (keep < p->max_output) {
 		p->max_output = keep;
 		dlog("id=%s: output cut at %zu bytes per stream: the memory budget "
-		     "(--max-memory %zu) is in use", j->id, keep, d->mem.limit);
+		     "(--max-memory %zu) is in use",
+		     j->id, keep, d->mem.limit);
 	}
 }
 
@@ -140,7 +141,6 @@ void procs_tick(struct daemon *d, long long now)
 	}
 	d->next_timer = earliest(d->next_timer, t);
 }
-
 
 /* As a container's first process, orphaned grandchildren are ours to
  * reap. A zombie of a running command is left to its job, which needs

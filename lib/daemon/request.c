@@ -205,7 +205,7 @@ static void parse_op(struct job *j, const struct json_val *v)
 	j->argv[j->argc] = NULL;
 	if (j->workdir && !j->d->private_cwd)
 		return resp_fail(j, 1, "workdir is not supported for op requests "
-			"here (no per-thread working directory); send a cmd");
+				       "here (no per-thread working directory); send a cmd");
 	if (exec_applet_async(j, a, j->argc, j->argv))
 		return;
 	j->mode = JOB_APPLET;
@@ -310,7 +310,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	if (d->o->token && !token_ok(d->o->token, json_get(&v, "token"))) {
 		j->refused = 1;
 		resp_fail(j, 1, "unauthorized: this daemon requires a \"token\" "
-			  "field matching DAEMON_TOKEN");
+				"field matching DAEMON_TOKEN");
 		return;
 	}
 	j->authed = 1;
@@ -330,7 +330,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		j->workdir = NULL;
 	if (parse_env(j, json_get(&v, "env"))) {
 		resp_fail(j, 1, "env must be an object of string values with "
-			  "non-empty names without '='");
+				"non-empty names without '='");
 		return;
 	}
 	if (j->native)

@@ -56,7 +56,7 @@ void cls_norm(struct rclass *c)
 
 void cls_negate(struct rclass *c)
 {
-	struct rclass t = { 0 };
+	struct rclass t = {0};
 	uint32_t next = 0;
 	int i;
 
@@ -140,7 +140,7 @@ static void fold_step(const struct rclass *c, struct rclass *out)
 /* Close c under simple case folding: orbits have at most 4 members. */
 void cls_fold(struct rclass *c)
 {
-	struct rclass add = { 0 };
+	struct rclass add = {0};
 	int round, i;
 
 	cls_norm(c);

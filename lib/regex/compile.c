@@ -23,7 +23,7 @@ struct tnode {
 	struct tedge {
 		uint8_t lo, hi;
 		int child; /* -1: the sequence ends here */
-	} *e;
+	} * e;
 	int n, cap;
 };
 
@@ -173,7 +173,7 @@ static uint32_t emit_byte(struct comp *c, const struct edge *e, uint32_t n)
 
 static uint32_t emit_range(struct comp *c, int lo, int hi, uint32_t next)
 {
-	struct edge e = { (uint8_t)lo, (uint8_t)hi, next };
+	struct edge e = {(uint8_t)lo, (uint8_t)hi, next};
 
 	return emit_byte(c, &e, 1);
 }
@@ -249,7 +249,7 @@ static void trie_insert(struct trie *t, const uint8_t (*seq)[2], int len)
 /* Split [lo,hi] into ranges whose UTF-8 forms are byte-range products. */
 static void utf8_range(struct trie *t, uint32_t lo, uint32_t hi)
 {
-	static const uint32_t maxv[3] = { 0x7f, 0x7ff, 0xffff };
+	static const uint32_t maxv[3] = {0x7f, 0x7ff, 0xffff};
 	uint8_t a[4], b[4], seq[4][2];
 	uint32_t m;
 	int i, n;
@@ -311,7 +311,7 @@ static uint32_t trie_emit(struct comp *c, struct trie *t, int ni,
 		e[k].lo = nd->e[k].lo;
 		e[k].hi = nd->e[k].hi;
 		e[k].next = nd->e[k].child < 0 ? next
-			  : trie_emit(c, t, nd->e[k].child, next);
+					       : trie_emit(c, t, nd->e[k].child, next);
 		if (e[k].next == BAD) {
 			free(e);
 			return BAD;
@@ -336,7 +336,7 @@ static uint32_t emit_invalid(struct comp *c, uint32_t next)
 static uint32_t comp_class(struct comp *c, const struct rclass *cls,
 			   uint32_t next)
 {
-	struct trie t = { 0 };
+	struct trie t = {0};
 	uint32_t pc = BAD;
 	int i;
 
@@ -377,7 +377,7 @@ static uint32_t comp_lit(struct comp *c, const struct node *n, uint32_t next)
 		return emit_range(c, n->rune, n->rune, next);
 	}
 	if (n->fold) {
-		struct rclass cls = { 0 };
+		struct rclass cls = {0};
 		uint32_t r = (uint32_t)n->rune, x = r, pc;
 
 		do {
@@ -500,7 +500,7 @@ static void mark(uint8_t *b, int lo, int hi)
 /* Bytes that no instruction tells apart share a DFA column. */
 static void byte_classes(struct prog *p)
 {
-	uint8_t b[256] = { 0 };
+	uint8_t b[256] = {0};
 	uint32_t i;
 	int c, k = 0;
 
@@ -538,7 +538,7 @@ static void byte_classes(struct prog *p)
 
 int re_compile_prog(const struct ast *a, struct prog *p)
 {
-	struct comp c = { 0 };
+	struct comp c = {0};
 	uint32_t m;
 
 	memset(p, 0, sizeof(*p));

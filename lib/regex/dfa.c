@@ -22,7 +22,12 @@
 #include "re_int.h"
 
 /* state flags: what the bytes before the state's position were */
-enum { F_BOL = 1, F_BOT = 2, F_WORD = 4, F_DEC = 8 /* 3 bits: u8_next */ };
+enum {
+	F_BOL = 1,
+	F_BOT = 2,
+	F_WORD = 4,
+	F_DEC = 8 /* 3 bits: u8_next */
+};
 #define DEC(f) (((f) >> 3) & 7)
 #define BAIL INT32_MIN /* transition(): invalid UTF-8, ask the Pike VM */
 
@@ -32,8 +37,8 @@ struct dstate {
 };
 
 struct dfa {
-	int stride;      /* byte classes + 1 column for end of text */
-	unsigned fmask;  /* flags this program can tell apart */
+	int stride;     /* byte classes + 1 column for end of text */
+	unsigned fmask; /* flags this program can tell apart */
 	struct dstate *st;
 	uint32_t nst, capst;
 	uint32_t *pcs;

@@ -12,7 +12,12 @@
 #include <string.h>
 #include "re_int.h"
 
-enum { PF_I = 1, PF_M = 2, PF_S = 4, PF_U = 8 };
+enum {
+	PF_I = 1,
+	PF_M = 2,
+	PF_S = 4,
+	PF_U = 8
+};
 
 struct parser {
 	const char *pat;
@@ -188,14 +193,20 @@ static const struct {
 	const char *name;
 	const char *r; /* pairs of bytes: lo hi */
 } posix[] = {
-	{ "alnum", "09AZaz" },	{ "alpha", "AZaz" },
-	{ "ascii", "\x01\x7f" },  { "blank", "\t\t  " },
-	{ "cntrl", "\x01\x1f\x7f\x7f" },
-	{ "digit", "09" },	{ "graph", "!~" },
-	{ "lower", "az" },	{ "print", " ~" },
-	{ "punct", "!/:@[`{~" },  { "space", "\t\r  " },
-	{ "upper", "AZ" },	{ "word", "09AZaz__" },
-	{ "xdigit", "09AFaf" },
+	{"alnum", "09AZaz"},
+	{"alpha", "AZaz"},
+	{"ascii", "\x01\x7f"},
+	{"blank", "\t\t  "},
+	{"cntrl", "\x01\x1f\x7f\x7f"},
+	{"digit", "09"},
+	{"graph", "!~"},
+	{"lower", "az"},
+	{"print", " ~"},
+	{"punct", "!/:@[`{~"},
+	{"space", "\t\r  "},
+	{"upper", "AZ"},
+	{"word", "09AZaz__"},
+	{"xdigit", "09AFaf"},
 };
 
 static void add_pairs(struct rclass *c, const char *r)
@@ -210,7 +221,7 @@ static int parse_posix(struct parser *p, struct rclass *dst)
 	const char *s = p->pat + p->pos + 2, *end;
 	size_t i, n;
 	int neg = 0;
-	struct rclass t = { 0 };
+	struct rclass t = {0};
 
 	/* as Go: the name runs to the first ":]", so [[:a:b:]] is an
 	 * unknown name, not a bracket holding '[' ':' 'a' ... */
@@ -245,7 +256,7 @@ static uint32_t read_varint(const unsigned char **p)
 		v |= (uint32_t)(*(*p)++ & 0x7f) << shift;
 		shift += 7;
 	}
-	return v | (uint32_t)*(*p)++ << shift;
+	return v | (uint32_t) * (*p)++ << shift;
 }
 
 static void add_table(const struct re_unitab *u, struct rclass *t)
@@ -288,7 +299,12 @@ static int unicode_class(const char *name, size_t n, struct rclass *t)
 	return found;
 }
 
-enum { ESC_RUNE, ESC_CLASS, ESC_ASSERT, ESC_ERR };
+enum {
+	ESC_RUNE,
+	ESC_CLASS,
+	ESC_ASSERT,
+	ESC_ERR
+};
 
 static int hexval(int c)
 {
@@ -339,7 +355,7 @@ static int parse_uniclass(struct parser *p, size_t start, int neg,
 {
 	const char *name;
 	size_t n;
-	struct rclass t = { 0 };
+	struct rclass t = {0};
 	const char *end;
 
 	if (peek(p) == '{') {
@@ -379,7 +395,7 @@ static int parse_escape(struct parser *p, int inclass, int32_t *r,
 			struct rclass *cls, unsigned *ak)
 {
 	size_t start = p->pos;
-	struct rclass t = { 0 };
+	struct rclass t = {0};
 	int c, neg;
 
 	p->pos++;
@@ -389,7 +405,13 @@ static int parse_escape(struct parser *p, int inclass, int32_t *r,
 		       ESC_ERR;
 	p->pos++;
 	switch (c) {
-	case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+	case '5':
+	case '6':
+	case '7':
 		if (peek(p) < '0' || peek(p) > '7')
 			return perr(p, start,
 				    "backreferences are not supported: `\\%c`",
@@ -412,26 +434,34 @@ static int parse_escape(struct parser *p, int inclass, int32_t *r,
 	case 'n': *r = 10; return ESC_RUNE;
 	case 'r': *r = 13; return ESC_RUNE;
 	case 'v': *r = 11; return ESC_RUNE;
-	case 'd': case 'D':
+	case 'd':
+	case 'D':
 		add_pairs(&t, "09");
 		cls_merge(p, cls, &t, c == 'D');
 		return ESC_CLASS;
-	case 's': case 'S':
+	case 's':
+	case 'S':
 		add_pairs(&t, "\t\n\f\r  ");
 		cls_merge(p, cls, &t, c == 'S');
 		return ESC_CLASS;
-	case 'w': case 'W':
+	case 'w':
+	case 'W':
 		add_pairs(&t, "09AZaz__");
 		cls_merge(p, cls, &t, c == 'W');
 		return ESC_CLASS;
-	case 'p': case 'P':
+	case 'p':
+	case 'P':
 		neg = c == 'P';
 		return parse_uniclass(p, start, neg, cls);
-	case 'b': case 'B': case 'A': case 'z':
+	case 'b':
+	case 'B':
+	case 'A':
+	case 'z':
 		if (inclass)
 			break;
 		*ak = c == 'b' ? A_WORDB : c == 'B' ? A_NWORDB
-			: c == 'A' ? A_BOT : A_EOT;
+				   : c == 'A'       ? A_BOT
+						    : A_EOT;
 		return ESC_ASSERT;
 	case 'C':
 		return perr(p, start, "\\C (any byte) is not supported"),
@@ -439,7 +469,8 @@ static int parse_escape(struct parser *p, int inclass, int32_t *r,
 	case 'Z':
 		return perr(p, start, "\\Z is not supported (use \\z or $)"),
 		       ESC_ERR;
-	case 'k': case 'g':
+	case 'k':
+	case 'g':
 		return perr(p, start,
 			    "backreferences are not supported: `\\%c`", c),
 		       ESC_ERR;
@@ -451,7 +482,8 @@ static int parse_escape(struct parser *p, int inclass, int32_t *r,
 	}
 	if (c >= 0x80)
 		return perr(p, start, "invalid escape sequence: `\\` before a "
-			    "non-ASCII character"), ESC_ERR;
+				      "non-ASCII character"),
+		       ESC_ERR;
 	return perr(p, start, "invalid escape sequence: `\\%c`", c), ESC_ERR;
 }
 
@@ -483,7 +515,7 @@ static struct node *parse_class(struct parser *p)
 {
 	size_t start = p->pos;
 	struct node *n = newnode(p, N_CLASS);
-	struct rclass raw = { 0 };
+	struct rclass raw = {0};
 	int neg = 0, first = 1, k;
 	int32_t lo, hi;
 
@@ -498,7 +530,8 @@ static struct node *parse_class(struct parser *p)
 		if (p->pos >= p->len) {
 			cls_free(&raw);
 			return perr(p, p->len, "missing closing ] for the [ "
-				    "at position %zu", start);
+					       "at position %zu",
+				    start);
 		}
 		if (peek(p) == ']' && !first)
 			break;
@@ -519,7 +552,8 @@ static struct node *parse_class(struct parser *p)
 				cls_free(&raw);
 				return perr(p, ipos,
 					    "invalid character class range: "
-					    "`%.*s`", (int)(p->pos - ipos),
+					    "`%.*s`",
+					    (int)(p->pos - ipos),
 					    p->pat + ipos);
 			}
 		}
@@ -555,7 +589,7 @@ static struct node *class_node(struct parser *p, struct rclass *c)
 static struct node *lit_node(struct parser *p, int32_t r, int raw)
 {
 	struct node *n;
-	struct rclass c = { 0 };
+	struct rclass c = {0};
 
 	if (r == '\n' && (p->reflags & RE_LINE))
 		return class_node(p, &c); /* can never match */
@@ -572,8 +606,7 @@ static struct node *lit_node(struct parser *p, int32_t r, int raw)
 		return NULL;
 	n->rune = r;
 	n->raw = (uint8_t)raw;
-	n->fold = !raw && (p->fl & PF_I) && re_foldnext((uint32_t)r) !=
-						    (uint32_t)r;
+	n->fold = !raw && (p->fl & PF_I) && re_foldnext((uint32_t)r) != (uint32_t)r;
 	return n;
 }
 
@@ -619,9 +652,13 @@ static int parse_flags(struct parser *p, size_t start, unsigned *fl)
 			return perr(p, p->len, "missing closing )"), -1;
 		p->pos++;
 		switch (c) {
-		case 'i': case 'm': case 's': case 'U': {
+		case 'i':
+		case 'm':
+		case 's':
+		case 'U': {
 			unsigned b = c == 'i' ? PF_I : c == 'm' ? PF_M
-				   : c == 's' ? PF_S : PF_U;
+					       : c == 's'       ? PF_S
+								: PF_U;
 
 			f = neg ? f & ~b : f | b;
 			any = 1;
@@ -644,7 +681,8 @@ static int parse_flags(struct parser *p, size_t start, unsigned *fl)
 		break;
 	}
 	perr(p, start, "invalid or unsupported group syntax: `%.*s` (flags "
-	     "are i m s U)", (int)(p->pos - start), p->pat + start);
+		       "are i m s U)",
+	     (int)(p->pos - start), p->pat + start);
 	return -1;
 }
 
@@ -660,13 +698,16 @@ static struct node *parse_group(struct parser *p, int *none)
 	if (peek(p) == '?') {
 		if (starts(p, "?=") || starts(p, "?!"))
 			return perr(p, start, "lookahead `(%.2s` is not "
-				    "supported", p->pat + p->pos);
+					      "supported",
+				    p->pat + p->pos);
 		if (starts(p, "?<=") || starts(p, "?<!"))
 			return perr(p, start, "lookbehind `(%.3s` is not "
-				    "supported", p->pat + p->pos);
+					      "supported",
+				    p->pat + p->pos);
 		if (starts(p, "?P=") || starts(p, "?P>"))
 			return perr(p, start, "backreferences are not "
-				    "supported: `(%.3s`", p->pat + p->pos);
+					      "supported: `(%.3s`",
+				    p->pat + p->pos);
 		if (starts(p, "?P<") || starts(p, "?<")) {
 			const char *name, *end;
 			size_t nlen;
@@ -676,12 +717,13 @@ static struct node *parse_group(struct parser *p, int *none)
 			end = memchr(name, '>', p->len - p->pos);
 			if (!end)
 				return perr(p, start, "invalid named capture "
-					    "group: missing >");
+						      "group: missing >");
 			nlen = (size_t)(end - name);
 			if (!valid_name(name, nlen))
 				return perr(p, start, "invalid named capture "
-					    "group name `%.*s` (letters, "
-					    "digits and _ only)", (int)nlen,
+						      "group name `%.*s` (letters, "
+						      "digits and _ only)",
+					    (int)nlen,
 					    name);
 			p->pos += nlen + 1;
 		} else {
@@ -722,7 +764,7 @@ static struct node *parse_group(struct parser *p, int *none)
 
 static struct node *parse_atom(struct parser *p, int *none)
 {
-	struct rclass c = { 0 };
+	struct rclass c = {0};
 	unsigned ak = 0;
 	int32_t r;
 	int k;
@@ -796,7 +838,8 @@ static int parse_count(struct parser *p, int *min, int *max)
 	p->pos = i + 1;
 	if (a > RE_MAXREP || b > RE_MAXREP || (b >= 0 && b < a)) {
 		perr(p, start, "invalid repeat count `%.*s` (counts are at "
-		     "most %d, min <= max)", (int)(p->pos - start),
+			       "most %d, min <= max)",
+		     (int)(p->pos - start),
 		     p->pat + start, RE_MAXREP);
 		return -1;
 	}
@@ -873,12 +916,16 @@ static struct node *parse_reps(struct parser *p, struct node *atom)
 		if (have) {
 			if (c == '+' && p->pos - opstart == 2)
 				return perr(p, opstart, "possessive "
-					    "quantifier `%.*s` is not "
-					    "supported", (int)(p->pos -
-					    opstart), p->pat + opstart);
+							"quantifier `%.*s` is not "
+							"supported",
+					    (int)(p->pos -
+						  opstart),
+					    p->pat + opstart);
 			return perr(p, opstart, "invalid nested repetition "
-				    "operator: `%.*s`", (int)(p->pos -
-				    opstart), p->pat + opstart);
+						"operator: `%.*s`",
+				    (int)(p->pos -
+					  opstart),
+				    p->pat + opstart);
 		}
 		r = newnode(p, N_REP);
 		if (!r)
@@ -895,7 +942,7 @@ static struct node *parse_reps(struct parser *p, struct node *atom)
 		r->max = max;
 		if ((min >= 2 || max >= 2) && !rep_valid(r, RE_MAXREP))
 			return perr(p, start, "invalid repeat count `%.*s` "
-				    "(nested counts make more than %d copies)",
+					      "(nested counts make more than %d copies)",
 				    (int)(p->pos - start), p->pat + start,
 				    RE_MAXREP);
 		atom = r;
@@ -903,7 +950,6 @@ static struct node *parse_reps(struct parser *p, struct node *atom)
 		opstart = start;
 	}
 }
-
 
 /* The nodes of a sequence as one: itself, a concatenation, or empty. */
 static struct node *cat_of(struct parser *p, struct node *head, int count)
@@ -970,7 +1016,7 @@ static int parse_quote(struct parser *p, struct seq *q)
 
 static struct node *parse_cat(struct parser *p)
 {
-	struct seq q = { 0 };
+	struct seq q = {0};
 	struct node *n;
 	int none, c, bare = 0;
 
@@ -997,7 +1043,7 @@ static struct node *parse_cat(struct parser *p)
 				e = p->pos;
 			}
 			return perr(p, start, "missing argument to repetition "
-				    "operator: `%.*s` (nothing to repeat)",
+					      "operator: `%.*s` (nothing to repeat)",
 				    (int)(e - start), p->pat + start);
 		}
 		bare = 0;
@@ -1088,7 +1134,7 @@ static struct node *parse_literal(struct parser *p)
 int re_parse(const char *pat, size_t len, unsigned flags, struct ast *a,
 	     char *err, size_t errlen)
 {
-	struct parser p = { 0 };
+	struct parser p = {0};
 
 	memset(a, 0, sizeof(*a));
 	p.pat = pat;

@@ -28,6 +28,7 @@
 #include "re_int.h"
 
 /* Rough byte frequency rank in source code and prose: 255 most common. */
+/* clang-format off */
 static const uint8_t byte_rank[256] = {
 	  0,   1,   2,   3,   4,   5,   6,   7,   8, 191, 245,   9,  91,  10,  11,  12,
 	 13,  14,  15,  16,  17,  18,  19,  20,  21,  22,  23,  24,  25,  26,  27,  28,
@@ -46,6 +47,7 @@ static const uint8_t byte_rank[256] = {
 	 60,  60,  60,  60,  60,  60,  60,  60,  60,  60,  60,  60,  60,  60,  49,  60,
 	 50,  51,  52,  53,  54,  55,  56,  57,  58,  59,  60,  60,  60,  60,  60,  60,
 };
+/* clang-format on */
 
 struct litbuf {
 	uint8_t b[RE_MAXLIT], m[RE_MAXLIT];
@@ -231,10 +233,11 @@ static int simd_level(void)
 	__get_cpuid(1, &eax, &ebx, &ecx, &edx);
 	level = !!(ecx & bit_SSSE3);
 	/* AVX2 also needs the OS to save ymm registers (XCR0) */
-	if ((ecx & bit_OSXSAVE) && __get_cpuid_count(7, 0, &eax, &ebx, &ecx,
-						     &edx) &&
+	if ((ecx & bit_OSXSAVE) && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) &&
 	    (ebx & bit_AVX2)) {
-		__asm__("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+		__asm__("xgetbv"
+			: "=a"(eax), "=d"(edx)
+			: "c"(0));
 		level += (eax & 6) == 6;
 	}
 	return (int)level;
@@ -332,7 +335,8 @@ static size_t lit_find(const struct lit *l, const unsigned char *s, size_t n,
 			b = vceqq_u8(vorrq_u8(b, k2), v2);
 			/* 4 bits per place, one kept: place = ctz / 4 */
 			bits = vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(
-				vreinterpretq_u16_u8(vandq_u8(a, b)), 4)), 0);
+						     vreinterpretq_u16_u8(vandq_u8(a, b)), 4)),
+					     0);
 			bits &= 0x1111111111111111ull;
 			while (bits) {
 				size_t c = pos +
@@ -441,7 +445,8 @@ SSSE3 static int teddy(const struct litset *ls, const unsigned char *s,
 		acc = _mm_and_si128(acc, nibbles(_mm_loadu_si128(q + 2),
 						 lo2, hi2));
 		bits = (uint32_t)_mm_movemask_epi8(
-			_mm_cmpeq_epi8(acc, _mm_setzero_si128())) ^ 0xffff;
+			       _mm_cmpeq_epi8(acc, _mm_setzero_si128())) ^
+		       0xffff;
 		if (!bits)
 			continue;
 		_mm_storeu_si128((void *)hit, acc);
@@ -506,8 +511,8 @@ static inline uint8x16_t nibbles(uint8x16_t v, uint8x16_t lo, uint8x16_t hi)
 static int teddy(const struct litset *ls, const unsigned char *s, size_t n,
 		 size_t *pos, int *lit)
 {
-	static const uint8_t lane_bit[16] = { 1, 2, 4, 8, 16, 32, 64, 128,
-					      1, 2, 4, 8, 16, 32, 64, 128 };
+	static const uint8_t lane_bit[16] = {1, 2, 4, 8, 16, 32, 64, 128,
+					     1, 2, 4, 8, 16, 32, 64, 128};
 #define NIB(j, k) vld1q_u8(ls->nib[j][k])
 	const uint8x16_t lo0 = NIB(0, 0), hi0 = NIB(0, 1), lo1 = NIB(1, 0),
 			 hi1 = NIB(1, 1), lo2 = NIB(2, 0), hi2 = NIB(2, 1),

@@ -7,9 +7,9 @@
 #include "re.h"
 #include "util.h"
 
-#define RE_MAXREP 1000     /* largest {n,m} count, as RE2 */
-#define RE_MAXDEPTH 1000   /* nesting of groups */
-#define RE_MAXPROG 2000000 /* instructions + switch edges: \\pL{1000} fits,
+#define RE_MAXREP 1000       /* largest {n,m} count, as RE2 */
+#define RE_MAXDEPTH 1000     /* nesting of groups */
+#define RE_MAXPROG 2000000   /* instructions + switch edges: \\pL{1000} fits,
 			    * about 20 MB; past it memory is at risk */
 #define RE_DFAMEM (2u << 20) /* lazy DFA cache budget */
 
@@ -46,7 +46,16 @@ int cls_has(const struct rclass *c, uint32_t cp);
 uint32_t re_foldnext(uint32_t c);
 
 /* ---- AST ---- */
-enum { N_EMPTY, N_LIT, N_CLASS, N_CAT, N_ALT, N_REP, N_GROUP, N_ASSERT };
+enum {
+	N_EMPTY,
+	N_LIT,
+	N_CLASS,
+	N_CAT,
+	N_ALT,
+	N_REP,
+	N_GROUP,
+	N_ASSERT
+};
 
 /* empty-width assertions, one bit each */
 enum {
@@ -83,7 +92,14 @@ void re_errf(char *err, size_t errlen, const char *pat, size_t len,
 	__attribute__((format(printf, 6, 7)));
 
 /* ---- program ---- */
-enum { OP_FAIL, OP_MATCH, OP_BYTE, OP_SPLIT, OP_JMP, OP_ASSERT };
+enum {
+	OP_FAIL,
+	OP_MATCH,
+	OP_BYTE,
+	OP_SPLIT,
+	OP_JMP,
+	OP_ASSERT
+};
 
 struct inst {
 	uint8_t op;
@@ -100,11 +116,11 @@ struct prog {
 	struct inst *inst;
 	struct edge *edge;
 	uint32_t ninst, nedge, start;
-	unsigned asserts; /* A_* bits used */
+	unsigned asserts;    /* A_* bits used */
 	uint8_t bclass[256]; /* byte -> equivalence class for the DFA */
 	int nbclass;
-	int anchored;       /* every match starts at text start (\A, ^) */
-	int utf8ctx;        /* invalid UTF-8 changes its matches (see dfa.c) */
+	int anchored; /* every match starts at text start (\A, ^) */
+	int utf8ctx;  /* invalid UTF-8 changes its matches (see dfa.c) */
 };
 int re_compile_prog(const struct ast *a, struct prog *p);
 void re_prog_free(struct prog *p);
@@ -128,21 +144,24 @@ static inline unsigned u8_lead(int c)
 	if (c <= 0xdf)
 		return 1;
 	if (c <= 0xef)
-		return c == 0xe0 ? 3 : c == 0xed ? 4 : 2;
-	return c == 0xf0 ? 6 : c == 0xf4 ? 7 : 5;
+		return c == 0xe0 ? 3 : c == 0xed ? 4
+						 : 2;
+	return c == 0xf0 ? 6 : c == 0xf4 ? 7
+					 : 5;
 }
 
 /* The state after byte c; *bad is set if c ends a sequence unfinished or
  * is a byte no valid character starts with. */
 static inline unsigned u8_next(unsigned st, int c, int *bad)
 {
-	static const uint8_t lo[8] = { 0, 0x80, 0x80, 0xa0, 0x80, 0x80, 0x90,
-				       0x80 };
-	static const uint8_t hi[8] = { 0, 0xbf, 0xbf, 0xbf, 0x9f, 0xbf, 0xbf,
-				       0x8f };
+	static const uint8_t lo[8] = {0, 0x80, 0x80, 0xa0, 0x80, 0x80, 0x90,
+				      0x80};
+	static const uint8_t hi[8] = {0, 0xbf, 0xbf, 0xbf, 0x9f, 0xbf, 0xbf,
+				      0x8f};
 
 	if (st && c >= lo[st] && c <= hi[st])
-		return st == 1 ? 0 : st <= 4 ? 1 : 2;
+		return st == 1 ? 0 : st <= 4 ? 1
+					     : 2;
 	*bad = st || (c >= 0x80 && !u8_lead(c));
 	return u8_lead(c);
 }
@@ -229,7 +248,7 @@ struct lit {
 	uint8_t b[RE_MAXLIT]; /* bytes; ASCII letters lower case if m is 0x20 */
 	uint8_t m[RE_MAXLIT]; /* OR-ed into input bytes before comparing */
 	size_t len;
-	size_t i1, i2;        /* the two rarest positions */
+	size_t i1, i2; /* the two rarest positions */
 };
 /* Literals of which every match contains one (none if n is 0). */
 struct litset {

@@ -8,7 +8,7 @@ struct re {
 	struct prog prog;
 	struct pike *pike; /* caches, built on first use */
 	struct dfa *dfa;
-	int nodfa;         /* the DFA gave up on this pattern */
+	int nodfa;        /* the DFA gave up on this pattern */
 	struct litset pf; /* literals every match contains one of */
 };
 
@@ -34,9 +34,9 @@ struct re *re_compile(const char *pat, size_t len, unsigned flags, char *err,
 	pf_extract(&a, &re->pf);
 	re_ast_free(&a);
 	if (r) {
-		re_errf(err, errlen, pat, len, 0, r == -2 ? "out of memory" :
-			"pattern too large (more than %d instructions after "
-			"expanding repeats and classes)", RE_MAXPROG);
+		re_errf(err, errlen, pat, len, 0, r == -2 ? "out of memory" : "pattern too large (more than %d instructions after "
+									      "expanding repeats and classes)",
+			RE_MAXPROG);
 		free(re);
 		return NULL;
 	}

@@ -131,7 +131,7 @@ static void updates(void)
 	check_update("applypatch/context_not_found",
 		     "*** Begin Patch\n*** Update File: f\n@@\n a\n-zz\n+y\n*** End Patch\n",
 		     "a\nb\n", "!f: hunk 1 (patch line 3): its context and removed lines "
-		     "were not found (first: \"a\")");
+			       "were not found (first: \"a\")");
 	/* End of File: of two equal lines, the last one */
 	check_update("applypatch/end_of_file",
 		     "*** Begin Patch\n*** Update File: f\n@@\n-x\n+y\n*** End of File\n*** End Patch\n",
@@ -162,7 +162,10 @@ static void updates(void)
 		     "a\nb", "a\nc");
 	check_update("applypatch/bom_kept",
 		     "*** Begin Patch\n*** Update File: f\n@@\n-a\n+b\n*** End Patch\n",
-		     "\xef\xbb\xbf" "a\n", "\xef\xbb\xbf" "b\n");
+		     "\xef\xbb\xbf"
+		     "a\n",
+		     "\xef\xbb\xbf"
+		     "b\n");
 	check_update("applypatch/crlf_patch",
 		     "*** Begin Patch\r\n*** Update File: f\r\n@@\r\n-a\r\n+b\r\n*** End Patch\r\n",
 		     "a\n", "b\n");

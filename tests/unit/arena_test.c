@@ -95,7 +95,7 @@ int main(void)
 		p = arena_printf(&a, "<%s>", big);
 		unit_check_int("arena.printf.long", 1,
 			       p && strlen(p) == 100002 && p[0] == '<' && p[100001] == '>' &&
-			       p[50000] == 'z');
+				       p[50000] == 'z');
 		free(big);
 	}
 	arena_free(&a);

@@ -13,10 +13,12 @@ static const char *rfc[][2] = {
 	{"foobar", "Zm9vYmFy"},
 };
 
+/* clang-format off */
 static const char *bad[] = {
 	"Z", "Zg", "Zg=", "Zm9vY", "Zg==Zg==", "Z===", "====", "=Zg=", "Zg=a",
 	"Zm9\n", "Zm 9v", "Zm-v", "Zm_v", "Zm9v\0\0\0\0", "Zm9v====",
 };
+/* clang-format on */
 
 static void check_encode(const char *name, const unsigned char *p, size_t n,
 			 const char *want)

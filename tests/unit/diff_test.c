@@ -187,15 +187,21 @@ static const char *skip_headers(const char *s, size_t *n)
 
 static void against_gnu(void)
 {
-	static const struct { unsigned n, alphabet, rate, rounds; } runs[] = {
-		{ 30, 1000000, 10, 80 }, { 30, 8, 10, 80 },
-		{ 200, 50, 5, 30 },     { 300, 1000000, 3, 20 },
-		{ 1000, 100, 8, 5 },    { 2000, 300, 15, 3 },
-		{ 100, 3, 10, 50 },     { 500, 8, 20, 10 },
-		{ 3000, 5000, 2, 2 },
+	static const struct {
+		unsigned n, alphabet, rate, rounds;
+	} runs[] = {
+		{30, 1000000, 10, 80},
+		{30, 8, 10, 80},
+		{200, 50, 5, 30},
+		{300, 1000000, 3, 20},
+		{1000, 100, 8, 5},
+		{2000, 300, 15, 3},
+		{100, 3, 10, 50},
+		{500, 8, 20, 10},
+		{3000, 5000, 2, 2},
 		/* nearly all lines differ: the search gives up on minimal
 		 * (GNU's too-expensive cut) and must give up as GNU does */
-		{ 6000, 3000, 100, 1 },
+		{6000, 3000, 100, 1},
 	};
 	char dir[512], pa[600], pb[600];
 	struct buf a, b, ours, gnu;

@@ -59,7 +59,11 @@ static int __attribute__((format(printf, 1, 2))) measure(const char *f, ...)
 	return n;
 }
 
-#define CASE(name, want, ...) do { run(sizeof(got), __VA_ARGS__); same(name, want, sizeof(got)); } while (0)
+#define CASE(name, want, ...)                  \
+	do {                                   \
+		run(sizeof(got), __VA_ARGS__); \
+		same(name, want, sizeof(got)); \
+	} while (0)
 
 int main(void)
 {

@@ -34,10 +34,18 @@ static const struct mcase match_cases[] = {
 	{"ab[^e-g]", "abc", 1},
 	{"a\\*b", "a*b", 1},
 	{"a\\*b", "ab", 0},
-	{"a?b", "a\xe2\x98\xba" "b", 1},
-	{"a[^a]b", "a\xe2\x98\xba" "b", 1},
-	{"a???b", "a\xe2\x98\xba" "b", 0},
-	{"a[^a][^a][^a]b", "a\xe2\x98\xba" "b", 0},
+	{"a?b", "a\xe2\x98\xba"
+		"b",
+	 1},
+	{"a[^a]b", "a\xe2\x98\xba"
+		   "b",
+	 1},
+	{"a???b", "a\xe2\x98\xba"
+		  "b",
+	 0},
+	{"a[^a][^a][^a]b", "a\xe2\x98\xba"
+			   "b",
+	 0},
 	{"[a-\xce\xb6]*", "\xce\xb1", 1},
 	{"*[a-\xce\xb6]", "A", 0},
 	{"a?b", "a/b", 0},

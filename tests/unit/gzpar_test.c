@@ -53,7 +53,7 @@ static unsigned char *make_input(size_t n, unsigned seed)
 	for (i = 0; i < n; i++) {
 		seed = seed * 1103515245u + 12345u;
 		p[i] = (seed >> 24) % 7 == 0 ? (unsigned char)(seed >> 16)
-					      : (unsigned char)("lorem ipsum dolor "[i % 18]);
+					     : (unsigned char)("lorem ipsum dolor "[i % 18]);
 	}
 	return p;
 }

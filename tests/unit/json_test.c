@@ -72,7 +72,10 @@ struct wcase {
 	size_t n;
 	const char *want;
 };
-#define W(s, w) {s, sizeof(s) - 1, w}
+#define W(s, w)                     \
+	{                           \
+		s, sizeof(s) - 1, w \
+	}
 
 static const struct wcase writer_cases[] = {
 	W("", "\"\""),
@@ -97,7 +100,9 @@ static const struct wcase writer_cases[] = {
 	W("\xe2\x80\xa8\xe2\x80\xa9", "\"\\u2028\\u2029\""),
 	/* invalid UTF-8: one U+FFFD per bad byte, as Go's DecodeRune */
 	W("\xff", "\"\\ufffd\""),
-	W("a\x80" "b", "\"a\\ufffdb\""),
+	W("a\x80"
+	  "b",
+	  "\"a\\ufffdb\""),
 	W("a\xc3", "\"a\\ufffd\""),
 	W("\xe2\x82", "\"\\ufffd\\ufffd\""),
 	W("\xe2\x82x", "\"\\ufffd\\ufffdx\""),
@@ -177,7 +182,10 @@ struct scase {
 	const char *want;
 	size_t wn;
 };
-#define S(s, w) {s, sizeof(s) - 1, w, sizeof(w) - 1}
+#define S(s, w)                                    \
+	{                                          \
+		s, sizeof(s) - 1, w, sizeof(w) - 1 \
+	}
 
 /* A JSON string literal and the bytes it decodes to (Go's Unmarshal). */
 static const struct scase string_cases[] = {
@@ -195,13 +203,17 @@ static const struct scase string_cases[] = {
 	S("\"\\ud800\"", "\xef\xbf\xbd"),
 	S("\"\\udc00\"", "\xef\xbf\xbd"),
 	S("\"\\ud800x\"", "\xef\xbf\xbdx"),
-	S("\"\\ud800\\u0041\"", "\xef\xbf\xbd" "A"),
+	S("\"\\ud800\\u0041\"", "\xef\xbf\xbd"
+				"A"),
 	S("\"\\ud800\\ud800\\udc00\"", "\xef\xbf\xbd\xf0\x90\x80\x80"),
 	S("\"\\ude00\\ud83d\"", "\xef\xbf\xbd\xef\xbf\xbd"),
 	/* raw UTF-8 kept, invalid bytes become U+FFFD */
 	S("\"\xc3\xa9\"", "\xc3\xa9"),
 	S("\"\xf0\x9f\x98\x80\"", "\xf0\x9f\x98\x80"),
-	S("\"a\xff" "b\"", "a\xef\xbf\xbd" "b"),
+	S("\"a\xff"
+	  "b\"",
+	  "a\xef\xbf\xbd"
+	  "b"),
 	S("\"\xc0\xaf\"", "\xef\xbf\xbd\xef\xbf\xbd"),
 	S("\"\xed\xa0\x80\"", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"),
 	S("\"\x7f\"", "\x7f"),
@@ -327,9 +339,9 @@ static void test_parser(void)
 			m = json_get(&v, "a");
 			unit_check_int("json.parse.values.arr", 1,
 				       m && m->type == JSON_ARR && m->len == 3 &&
-				       m->items[0].type == JSON_NUM &&
-				       m->items[1].type == JSON_ARR && m->items[1].len == 0 &&
-				       m->items[2].type == JSON_OBJ && m->items[2].len == 0);
+					       m->items[0].type == JSON_NUM &&
+					       m->items[1].type == JSON_ARR && m->items[1].len == 0 &&
+					       m->items[2].type == JSON_OBJ && m->items[2].len == 0);
 			m = json_get(json_get(&v, "o"), "k");
 			unit_check_int("json.parse.values.nested", 1,
 				       m && m->type == JSON_NUM && m->num == 0);

@@ -3,7 +3,10 @@
 #include "patch.h"
 #include "unit.h"
 
-#define E(o, n) { o, n, sizeof(o) - 1, sizeof(n) - 1 }
+#define E(o, n)                                    \
+	{                                          \
+		o, n, sizeof(o) - 1, sizeof(n) - 1 \
+	}
 
 /* Apply edits to text: want is the result, or the error text. */
 static void check(const char *name, const char *text,
@@ -26,16 +29,18 @@ static void check(const char *name, const char *text,
 
 static void apply(void)
 {
-	struct patch_edit one[] = { E("b\n", "B\n") };
-	struct patch_edit seq[] = { E("a", "x"), E("xb", "yb") };
-	struct patch_edit second_bad[] = { E("a", "x"), E("zzz", "y") };
-	struct patch_edit amb[] = { E("b", "B"), E("dup", "D") };
-	struct patch_edit empty[] = { E("", "x") };
-	struct patch_edit same[] = { E("a", "a") };
-	struct patch_edit lf_in_crlf[] = { E("b\nc\n", "B\nC\nD\n") };
-	struct patch_edit eof_nl[] = { E("c\n", "C\n") };
-	struct patch_edit bom_gone[] = { E("\xef\xbb\xbf" "a", "A") };
-	struct patch_edit near[] = { E("if (x) {\n  y();\n}\n", "z\n") };
+	struct patch_edit one[] = {E("b\n", "B\n")};
+	struct patch_edit seq[] = {E("a", "x"), E("xb", "yb")};
+	struct patch_edit second_bad[] = {E("a", "x"), E("zzz", "y")};
+	struct patch_edit amb[] = {E("b", "B"), E("dup", "D")};
+	struct patch_edit empty[] = {E("", "x")};
+	struct patch_edit same[] = {E("a", "a")};
+	struct patch_edit lf_in_crlf[] = {E("b\nc\n", "B\nC\nD\n")};
+	struct patch_edit eof_nl[] = {E("c\n", "C\n")};
+	struct patch_edit bom_gone[] = {E("\xef\xbb\xbf"
+					  "a",
+					  "A")};
+	struct patch_edit near[] = {E("if (x) {\n  y();\n}\n", "z\n")};
 
 	check("patch/one", "a\nb\nc\n", one, 1, "a\nB\nc\n");
 	check("patch/sequential", "ab\n", seq, 2, "yb\n");
@@ -50,8 +55,11 @@ static void apply(void)
 	check("patch/crlf_follows_file", "a\r\nb\r\nc\r\n", lf_in_crlf, 1,
 	      "a\r\nB\r\nC\r\nD\r\n");
 	check("patch/no_final_newline_kept", "a\nb\nc", eof_nl, 1, "a\nb\nC");
-	check("patch/bom_kept", "\xef\xbb\xbf" "a\n", bom_gone, 1,
-	      "\xef\xbb\xbf" "A\n");
+	check("patch/bom_kept", "\xef\xbb\xbf"
+				"a\n",
+	      bom_gone, 1,
+	      "\xef\xbb\xbf"
+	      "A\n");
 	check("patch/not_found_closest", "x\n\tif(x){\n\t\ty();\n\t}\nw\n", near, 1,
 	      "hunk 1: old_text not found; closest match ignoring whitespace: "
 	      "lines 2-4");
@@ -100,8 +108,11 @@ static void insert(void)
 	check_insert("insert/middle", "a\nb\n", 1, "x\n", "a\nx\nb\n");
 	check_insert("insert/end", "a\nb\n", 2, "x\ny", "a\nb\nx\ny\n");
 	check_insert("insert/end_no_newline", "a\nb", 2, "x\n", "a\nb\nx");
-	check_insert("insert/top_after_bom", "\xef\xbb\xbf" "a\n", 0, "x\n",
-		     "\xef\xbb\xbf" "x\na\n");
+	check_insert("insert/top_after_bom", "\xef\xbb\xbf"
+					     "a\n",
+		     0, "x\n",
+		     "\xef\xbb\xbf"
+		     "x\na\n");
 	check_insert("insert/crlf", "a\r\nb\r\n", 1, "x\ny\n", "a\r\nx\r\ny\r\nb\r\n");
 	check_insert("insert/empty_file", "", 0, "x", "x\n");
 	check_insert("insert/past_end", "a\n", 2, "x", "insert after line 2: the file has 1 lines");

@@ -47,9 +47,9 @@ static void gen(char *p, size_t *k, int depth);
 
 static void atom(char *p, size_t *k, int depth)
 {
-	static const char *lits[] = { "a", "b", "c", "A", "x", "ab", "ba" };
-	static const char *cls[] = { "[ab]", "[^a]", "[a-c]", "[^bc]", "[xA]",
-				     "[[:alpha:]]", "[[:digit:]]" };
+	static const char *lits[] = {"a", "b", "c", "A", "x", "ab", "ba"};
+	static const char *cls[] = {"[ab]", "[^a]", "[a-c]", "[^bc]", "[xA]",
+				    "[[:alpha:]]", "[[:digit:]]"};
 	unsigned r = rnd(10), group = 0;
 
 	if (r < 5)
@@ -142,11 +142,11 @@ static int ucd_line(FILE *f, char *buf, size_t n, char **fld, int max)
 	return 0;
 }
 
-static uint16_t *gcat;      /* two letters of each code point's category */
-static uint8_t *script;     /* 1 + index in snames, 0 for none */
+static uint16_t *gcat;  /* two letters of each code point's category */
+static uint8_t *script; /* 1 + index in snames, 0 for none */
 static char snames[256][64];
 static int nscripts;
-static uint32_t *foldto;    /* CaseFolding C and S target, or itself */
+static uint32_t *foldto; /* CaseFolding C and S target, or itself */
 
 static int load_ucd(void)
 {
@@ -266,7 +266,8 @@ static void check_set(const char *name, int (*want)(unsigned long, int),
 	for (i = 0; re && i < cls->n && !mism; i++) {
 		for (e = 0; e < 4; e++) {
 			lo = e == 0 ? cls->r[i][0] : e == 1 ? cls->r[i][1]
-			   : e == 2 ? cls->r[i][0] - 1 : cls->r[i][1] + 1;
+					     : e == 2       ? cls->r[i][0] - 1
+							    : cls->r[i][1] + 1;
 			if (lo >= NCP || is_surrogate(lo))
 				continue;
 			k = (int)utf8_encode(buf, (unsigned)lo);
@@ -329,7 +330,8 @@ static void check_folding(void)
 	}
 	if (bad)
 		fail("ucd/folding", "%lu orbits differ from CaseFolding.txt, "
-		     "first U+%04lX", bad, firstbad);
+				    "first U+%04lX",
+		     bad, firstbad);
 	for (c = 0; c < NCP && !bad; c++) {
 		struct re *re;
 
@@ -340,10 +342,10 @@ static void check_folding(void)
 		re = re_compile(pat, (size_t)k + 4, 0, NULL, 0);
 		for (x = re_foldnext((uint32_t)c);; x = re_foldnext(x)) {
 			m = (int)utf8_encode(buf, x);
-			if (!re || re_search(re, buf, (size_t)m, 0, &ms, &me)
-				!= 1 || ms || me != (size_t)m) {
+			if (!re || re_search(re, buf, (size_t)m, 0, &ms, &me) != 1 || ms || me != (size_t)m) {
 				fail("ucd/folding", "(?i)U+%04lX does not match "
-				     "U+%04lX", c, x);
+						    "U+%04lX",
+				     c, x);
 				bad++;
 				break;
 			}
@@ -360,7 +362,7 @@ static void check_folding(void)
 static void check_ucd(void)
 {
 	static const char one[] = "CLMNPSZ";
-	char nm[3] = { 0 };
+	char nm[3] = {0};
 	int cats[64], ncats = 0, k;
 	unsigned long c;
 
@@ -403,8 +405,11 @@ static int go_width(const unsigned char *s, size_t i, size_t n, int *valid)
 	*valid = 1;
 	if (c < 0x80)
 		return 1;
-	need = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
-	min = need == 3 ? 0x10000 : need == 2 ? 0x800 : 0x80;
+	need = c >= 0xf0 ? 3 : c >= 0xe0 ? 2
+		       : c >= 0xc0       ? 1
+					 : 0;
+	min = need == 3 ? 0x10000 : need == 2 ? 0x800
+					      : 0x80;
 	v = c & (0x3f >> need);
 	if (!need || c > 0xf7 || i + need >= n) /* stray, or cut short */
 		goto bad;
@@ -429,6 +434,7 @@ static int go_word(const unsigned char *s, size_t i, size_t n)
 /* Random byte strings from pieces that make every kind of sequence. */
 static void check_invalid(void)
 {
+	/* clang-format off */
 	static const char *piece[] = {
 		"a", "_", " ", "\xc3\xa9", "\xe6\x97\xa5", "\xf0\x9f\x98\x80",
 		"\x80", "\xbf", "\xc0", "\xc1", "\xc2", "\xe0", "\xe0\xa0",
@@ -436,7 +442,8 @@ static void check_invalid(void)
 		"\xf0", "\xf0\x90", "\xf0\x80\x80\x80", "\xf4\x90\x80\x80",
 		"\xf4\x8f\xbf\xbf", "\xf5", "\xff", "\xef\xbf\xbd", "\xa5",
 	};
-	static const unsigned fl[] = { 0, RE_LINE, RE_DEBUG_PIKE };
+	/* clang-format on */
+	static const unsigned fl[] = {0, RE_LINE, RE_DEBUG_PIKE};
 	struct re *dot[3], *fffd[3], *nb[3], *cnt[3];
 	unsigned char t[64];
 	size_t n, i, j, w[64], at[64], nu, ms, me;
@@ -478,7 +485,8 @@ static void check_invalid(void)
 			/* first \B at a unit boundary >= j */
 			for (i = j; i <= nu && bx > nu; i++) {
 				int a = i ? go_word(t, at[i - 1], n) &&
-					    w[i - 1] == 1 : 0;
+							w[i - 1] == 1
+					  : 0;
 
 				if (a == go_word(t, at[i], n))
 					bx = i;
@@ -487,12 +495,14 @@ static void check_invalid(void)
 				r = re_search(dot[f], (char *)t, n, at[j], &ms,
 					      &me);
 				if (j < nu ? r != 1 || ms != at[j] ||
-					     me != at[j] + w[j] : r != 0)
+						     me != at[j] + w[j]
+					   : r != 0)
 					bad++;
 				r = re_search(fffd[f], (char *)t, n, at[j], &ms,
 					      &me);
 				if (fx < nu ? r != 1 || ms != at[fx] ||
-					      me != at[fx] + w[fx] : r != 0)
+						      me != at[fx] + w[fx]
+					    : r != 0)
 					bad++;
 				r = re_search(nb[f], (char *)t, n, at[j], &ms,
 					      &me);
@@ -511,7 +521,8 @@ static void check_invalid(void)
 					bad++;
 				if (bad) {
 					printf("FAIL %s: flags %u, from unit "
-					       "%zu of %zu, text", tn, fl[f], j,
+					       "%zu of %zu, text",
+					       tn, fl[f], j,
 					       nu);
 					for (i = 0; i < n; i++)
 						printf(" %02x", t[i]);
@@ -556,8 +567,7 @@ int main(void)
 		for (j = 0; j < n; j++)
 			in[j] = "abcxA1 \n"[rnd(line ? 8 : 7)];
 		in[n] = 0;
-		if (regcomp(&rx, pat, REG_EXTENDED | REG_NOSUB |
-					      (fl ? REG_ICASE : 0))) {
+		if (regcomp(&rx, pat, REG_EXTENDED | REG_NOSUB | (fl ? REG_ICASE : 0))) {
 			skipped++;
 			continue;
 		}
@@ -596,7 +606,8 @@ int main(void)
 		    (want && (ms != ms2 || me != me2 || me3 < ms ||
 			      me3 > me))) {
 			printf("FAIL %s: regexec %d, ours %d [%zu,%zu), pike %d "
-			       "[%zu,%zu), fast %d at %zu\n", name, want, got,
+			       "[%zu,%zu), fast %d at %zu\n",
+			       name, want, got,
 			       ms, me, got2, ms2, me2, got3, me3);
 			bad++;
 		}

@@ -26,7 +26,7 @@ static unsigned rnd(unsigned n)
  * 0xff, so that a scan that compares too few bits or signed shows. */
 static char other(char c)
 {
-	static const unsigned char near[] = { 0x80, 0x01, 0x20, 0x40 };
+	static const unsigned char near[] = {0x80, 0x01, 0x20, 0x40};
 	unsigned r = rnd(8);
 	char o;
 
@@ -75,11 +75,11 @@ static void bytes_case(const char *p, size_t n, char c, const char *what)
 
 static void test_bytes(void)
 {
-	static const char needles[] = { '\n', 0, (char)0x80, (char)0xff, 'a',
-					(char)0x7f };
-	static const size_t lens[] = { 255 * 16 - 1, 255 * 16, 255 * 16 + 1,
-				       255 * 16 + 15, 255 * 16 + 16,
-				       510 * 16 + 9 };
+	static const char needles[] = {'\n', 0, (char)0x80, (char)0xff, 'a',
+				       (char)0x7f};
+	static const size_t lens[] = {255 * 16 - 1, 255 * 16, 255 * 16 + 1,
+				      255 * 16 + 15, 255 * 16 + 16,
+				      510 * 16 + 9};
 	char *mem = malloc(MAXN + 64), *b;
 	size_t ni, off, n, pos, pos2, i;
 
@@ -161,9 +161,9 @@ static void test_json(void)
 {
 	/* one byte or sequence to plant: escapes, the edges of the plain
 	 * range (0x1f, 0x20, 0x7e, 0x7f), bytes >= 0x80 valid and not */
-	static const char *const plants[] = { "\"", "\\", "\n", "\t", "\x1f",
-					      " ", "~", "\x7f", "\xc3\xa9",
-					      "\x80", "\xff", "\xc3" };
+	static const char *const plants[] = {"\"", "\\", "\n", "\t", "\x1f",
+					     " ", "~", "\x7f", "\xc3\xa9",
+					     "\x80", "\xff", "\xc3"};
 	/* and sometimes a second one after it */
 	static const char seconds[] = "\"\\\x01\xf8";
 	static const char plain[] = "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -194,7 +194,8 @@ static void test_json(void)
 					json_str(&got, (const char *)s, n);
 					ref_json(&want, s, n);
 					if ((got.len != want.len ||
-					     memcmp(got.p, want.p, got.len)) && !bad++)
+					     memcmp(got.p, want.p, got.len)) &&
+					    !bad++)
 						unit_fail("scan.json_str", "off=%zu %s gave %s want %s",
 							  off, unit_show((const char *)s, n),
 							  unit_show(got.p, got.len),
@@ -243,19 +244,19 @@ static void test_regex(void)
 		size_t plen;
 	} pats[] = {
 		/* one literal: two rare bytes at once */
-		{ "Zq", 0, P("Zq") },
-		{ "xZqx", 0, P("xZqx") },
-		{ "Zq\\d", 0, P("Zq7") },
-		{ "jazz", RE_ICASE, P("JaZz") },
-		{ "caf\xc3\xa9!", 0, P("caf\xc3\xa9!") },
-		{ "a\xff", RE_LITERAL, P("a\xff") },
-		{ "Q\\x00Z", 0, P("Q\0Z") },
+		{"Zq", 0, P("Zq")},
+		{"xZqx", 0, P("xZqx")},
+		{"Zq\\d", 0, P("Zq7")},
+		{"jazz", RE_ICASE, P("JaZz")},
+		{"caf\xc3\xa9!", 0, P("caf\xc3\xa9!")},
+		{"a\xff", RE_LITERAL, P("a\xff")},
+		{"Q\\x00Z", 0, P("Q\0Z")},
 		/* a set: Teddy */
-		{ "foo|Zq|bar9", 0, P("bar9") },
-		{ "foo|Zq|bar9", 0, P("Zq") },
-		{ "kmalloc|kfree|spin_lock", RE_LINE, P("kfree") },
-		{ "(?i)(needle|haystack)", 0, P("NeEdLe") },
-		{ "\xc3\xa9t\xc3\xa9|zz", 0, P("\xc3\xa9t\xc3\xa9") },
+		{"foo|Zq|bar9", 0, P("bar9")},
+		{"foo|Zq|bar9", 0, P("Zq")},
+		{"kmalloc|kfree|spin_lock", RE_LINE, P("kfree")},
+		{"(?i)(needle|haystack)", 0, P("NeEdLe")},
+		{"\xc3\xa9t\xc3\xa9|zz", 0, P("\xc3\xa9t\xc3\xa9")},
 	};
 #undef P
 	/* filler with near misses: pieces of the literals, bytes >= 0x80, NUL */

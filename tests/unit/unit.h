@@ -81,7 +81,7 @@ static __attribute__((unused)) void unit_check_int(const char *name, long long w
 }
 
 static __attribute__((unused)) void unit_check_mem(const char *name, const char *want, size_t wn,
-			   const char *got, size_t gn)
+						   const char *got, size_t gn)
 {
 	if (got && wn == gn && !memcmp(want, got, wn))
 		unit_ok(name);

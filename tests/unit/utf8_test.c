@@ -7,7 +7,10 @@ struct vcase {
 	size_t n;
 	int valid;
 };
-#define V(s, v) {s, sizeof(s) - 1, v}
+#define V(s, v)                     \
+	{                           \
+		s, sizeof(s) - 1, v \
+	}
 
 static const struct vcase valid_cases[] = {
 	V("", 1),
@@ -15,16 +18,18 @@ static const struct vcase valid_cases[] = {
 	V("\0", 1),
 	V("a\0b\0", 1),
 	V("\x7f", 1),
-	V("\xc2\x80", 1),              /* U+0080 */
-	V("\xdf\xbf", 1),              /* U+07FF */
-	V("\xe0\xa0\x80", 1),          /* U+0800 */
-	V("\xed\x9f\xbf", 1),          /* U+D7FF */
-	V("\xee\x80\x80", 1),          /* U+E000 */
-	V("\xef\xbf\xbd", 1),          /* U+FFFD */
-	V("\xef\xbf\xbf", 1),          /* U+FFFF */
-	V("\xf0\x90\x80\x80", 1),      /* U+10000 */
-	V("\xf4\x8f\xbf\xbf", 1),      /* U+10FFFF */
-	V("\xef\xbb\xbf" "BOM", 1),
+	V("\xc2\x80", 1),         /* U+0080 */
+	V("\xdf\xbf", 1),         /* U+07FF */
+	V("\xe0\xa0\x80", 1),     /* U+0800 */
+	V("\xed\x9f\xbf", 1),     /* U+D7FF */
+	V("\xee\x80\x80", 1),     /* U+E000 */
+	V("\xef\xbf\xbd", 1),     /* U+FFFD */
+	V("\xef\xbf\xbf", 1),     /* U+FFFF */
+	V("\xf0\x90\x80\x80", 1), /* U+10000 */
+	V("\xf4\x8f\xbf\xbf", 1), /* U+10FFFF */
+	V("\xef\xbb\xbf"
+	  "BOM",
+	  1),
 	V("h\xc3\xa9llo w\xc3\xb6rld \xe2\x82\xac \xf0\x9f\x98\x80", 1),
 	/* stray continuation bytes and bad leads */
 	V("\x80", 0),
@@ -60,9 +65,15 @@ static const struct vcase valid_cases[] = {
 	V("\xf0\x90\x80", 0),
 	V("\xf0\x9f\x98", 0),
 	V("abc\xc3", 0),
-	V("\xc3" "a", 0),
-	V("\xe2\x82" "a", 0),
-	V("\xf0\x9f\x98" "a", 0),
+	V("\xc3"
+	  "a",
+	  0),
+	V("\xe2\x82"
+	  "a",
+	  0),
+	V("\xf0\x9f\x98"
+	  "a",
+	  0),
 	V("\xe2\x28\xa1", 0),
 };
 
@@ -71,7 +82,10 @@ struct dcase {
 	size_t n;
 	int len, cp;
 };
-#define D(s, l, c) {s, sizeof(s) - 1, l, c}
+#define D(s, l, c)                     \
+	{                              \
+		s, sizeof(s) - 1, l, c \
+	}
 
 static const struct dcase decode_cases[] = {
 	D("A", 1, 'A'),
