@@ -129,7 +129,7 @@ applet_sweep() {
 	rr_match "$p.snapshots" "" "$ok{\"snapshots\":?{\"id\":\"*\",\"tag\":\"s1\",*}?}}" snapshots "$w"
 	rr "$p.upload" "aGkK" "$ok{\"path\":\"$w/up.txt\",\"offset\":0,\"bytes\":3,\"size\":3,\"done\":true}}" upload --last "$w/up.txt"
 	rr "$p.download" "" "$ok{\"path\":\"$w/up.txt\",\"offset\":0,\"bytes\":3,\"size\":3,\"eof\":true,\"data\":\"aGkK\"}}" download "$w/up.txt"
-	rr_match "$p.restore" "" "$ok{\"id\":\"*\",\"added\":?\"up.txt\"?,\"removed\":??,\"modified\":??}}" restore s1 "$w"
+	rr_match "$p.restore" "" "$ok{\"id\":\"*\",\"deleted\":?\"up.txt\"?,\"recreated\":??,\"reverted\":??}}" restore s1 "$w"
 	rr "$p.restore.result" "" "$ok{\"path\":\"$w/up.txt\",\"exists\":false}}" exists "$w/up.txt"
 	rr "$p.init" "" "$ok{\"path\":\"$w/nope\",\"exists\":false}}" init -- wickfs exists "$w/nope"
 }
