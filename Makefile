@@ -43,7 +43,7 @@ ZLIB := $(B)/zlib$(if $(ARCH),-$(ARCH))
 # regex engine, UTF-8 and JSON of big outputs. A CFLAGS given by the user
 # comes after these and wins.
 OPT := -Os
-HOT_SRCS := lib/grep.c lib/bytes.c lib/regex/dfa.c lib/regex/regex.c lib/regex/pike.c \
+HOT_SRCS := lib/grep.c lib/bytes.c lib/re/dfa.c lib/re/regex.c lib/re/pike.c \
 	    lib/utf8.c lib/json.c lib/base64.c lib/sha256.c
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(GEN) \
 	  -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \

@@ -28,7 +28,7 @@
 #define FOR_apply_patch
 #include "applet.h"
 #include "json.h"
-#include "textops.h"
+#include "edit.h"
 
 int apply_patch_main(struct req *r)
 {

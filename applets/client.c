@@ -64,7 +64,7 @@ static int dial(struct req *r, const char *addr, int timeout_s)
 		socklen_t sl;
 		char err[256];
 
-		if (net_addr_parse(hp, 0, &ss, &sl, err, sizeof(err)))
+		if (netaddr_parse(hp, 0, &ss, &sl, err, sizeof(err)))
 			return dial_error(r, "client: connect %s: %s", addr, err);
 		fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd >= 0 && connect(fd, (struct sockaddr *)&ss, sl)) {

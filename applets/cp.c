@@ -32,7 +32,7 @@ int cp_main(struct req *r)
 		   &dst))
 		return reply_ctx_error(r);
 	reply_ok_begin(r);
-	fs_put_src_dst(r->out, r->argv[0], dst);
+	fsops_put_src_dst(r->out, r->argv[0], dst);
 	buf_printf(r->out, ",\"copied\":%lld}", copied);
 	return reply_ok_end(r);
 }

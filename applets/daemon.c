@@ -237,8 +237,8 @@ int daemon_main(struct req *r)
 		for (i = 0; allow[i]; i++)
 			n += allow[i] == ',';
 		o.allow = arena_alloc(r->arena, (size_t)n * sizeof(*o.allow));
-		if (!o.allow || (o.nallow = net_cidr_parse(allow, (struct net_cidr *)o.allow,
-							   n, err, sizeof(err))) < 0) {
+		if (!o.allow || (o.nallow = netaddr_cidr_parse(allow, (struct netaddr_cidr *)o.allow,
+							       n, err, sizeof(err))) < 0) {
 			buf_printf(r->err, "wickfs daemon: --allow-from: %s\n",
 				   o.allow ? err : "out of memory");
 			return 1;

@@ -22,9 +22,10 @@
 #define FOR_download
 #include "applet.h"
 #include "archive.h"
-#include "fsutil.h"
+#include "base64.h"
+#include "confine.h"
+#include "fs.h"
 #include "json.h"
-#include "util.h"
 
 /* Pack DIR into a new spool file beneath it; its path, or NULL. */
 static const char *spool_tree(struct req *r, const char *dir)

@@ -29,7 +29,7 @@
 #define FOR_edit
 #include "applet.h"
 #include "json.h"
-#include "textops.h"
+#include "edit.h"
 
 int edit_main(struct req *r)
 {

@@ -9,8 +9,10 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "applet.h"
-#include "fsutil.h"
-#include "util.h"
+#include "bytes.h"
+#include "ctx.h"
+#include "fs.h"
+#include "path.h"
 
 static void usage(FILE *f)
 {
@@ -234,8 +236,8 @@ int main(int argc, char **argv)
 	} else {
 		rc = applet_run(a, &r, argc - 1, argv + 1);
 	}
-	write_all(2, err.p, err.len);
-	write_all(1, out.p, out.len);
+	bytes_write_all(2, err.p, err.len);
+	bytes_write_all(1, out.p, out.len);
 	buf_free(&out);
 	buf_free(&err);
 	arena_free(&arena);

@@ -29,7 +29,7 @@ int mv_main(struct req *r)
 	if (wfs_mv(r->ctx, r->argv[0], r->argv[1], no_clobber, &copied, &dst))
 		return reply_ctx_error(r);
 	reply_ok_begin(r);
-	fs_put_src_dst(r->out, r->argv[0], dst);
+	fsops_put_src_dst(r->out, r->argv[0], dst);
 	buf_printf(r->out, ",\"copied\":%s}", copied ? "true" : "false");
 	return reply_ok_end(r);
 }

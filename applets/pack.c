@@ -44,7 +44,9 @@
 #define FOR_pack
 #include "applet.h"
 #include "archive.h"
-#include "fsutil.h"
+#include "confine.h"
+#include "ctx.h"
+#include "fs.h"
 
 /* Without --output, stdout carries the archive: envelopes go to stderr. */
 static int reply_elsewhere(struct req *r, int to_stderr, int rc)

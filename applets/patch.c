@@ -21,7 +21,7 @@
 #define FOR_patch
 #include "applet.h"
 #include "json.h"
-#include "textops.h"
+#include "edit.h"
 
 int patch_main(struct req *r)
 {

@@ -32,11 +32,12 @@
 #include <unistd.h>
 #define FOR_read
 #include "applet.h"
-#include "fsutil.h"
+#include "base64.h"
+#include "fs.h"
+#include "utf8.h"
 #include "gzpar.h"
 #include "json.h"
 #include "lines.h"
-#include "util.h"
 
 #define READ_BYTES_LIMIT 65536
 

@@ -22,9 +22,11 @@
 #define FOR_upload
 #include "applet.h"
 #include "archive.h"
-#include "fsutil.h"
+#include "base64.h"
+#include "confine.h"
+#include "ctx.h"
+#include "fs.h"
 #include "json.h"
-#include "util.h"
 
 /* The directory the part file lives in, opened (beneath the root when
  * confined: no step by name after the check), and the part's name in it:

@@ -24,10 +24,12 @@
 #define FOR_write
 #include "applet.h"
 #include "fsops.h"
-#include "fsutil.h"
+#include "base64.h"
+#include "bytes.h"
+#include "edit.h"
+#include "fs.h"
 #include "gzpar.h"
 #include "json.h"
-#include "util.h"
 
 /* stdin as base64 of gzip: the decompressed bytes (in the arena). */
 static int gunzip_stdin(struct req *r, const char **data, size_t *len)

@@ -9,7 +9,32 @@
 #define WFS_EXEC_H
 
 #include <sys/types.h>
-#include "wickfs.h"
+#include "buf.h"
+#include "ctx.h"
+
+/* exec: see lib/exec.c */
+struct wfs_exec_opts {
+	const char *command;
+	const char *cwd;            /* NULL: inherit */
+	const char *root;           /* the workspace root: cwd must resolve
+				       beneath it (NULL: anywhere) */
+	const char *cwd_label;      /* how messages name cwd ("--cwd");
+				       NULL: "workdir", the daemon's field */
+	const char *const *env_add; /* NULL-terminated "K=V" list, or NULL */
+	const char *in;             /* stdin bytes; NULL: /dev/null */
+	size_t in_len;
+	long long timeout_ms; /* 0: none */
+	size_t max_output;    /* per stream; 0: default 10 MiB */
+};
+struct wfs_exec_result {
+	struct buf out, err; /* caller calls buf_free on both */
+	int exit_code;       /* -1 when killed by a signal; 124 timeout */
+	int timed_out;
+	int out_truncated, err_truncated;
+	int spawn_failed; /* sh could not start: ctx->err says why */
+};
+int wfs_exec(struct wfs_ctx *c, const struct wfs_exec_opts *o,
+	     struct wfs_exec_result *res);
 
 /* Read-only mode refuses commands: they could write anything. */
 #define EXEC_READONLY_MSG "exec: " WFS_READONLY_SPAWN_REFUSED

@@ -32,7 +32,7 @@ int wfs_cp(struct wfs_ctx *c, const char *src, const char *dst,
 	   int recursive, int no_clobber, long long *copied,
 	   const char **landed);
 /* The start of mv's and cp's answer: {"src":SRC,"dst":DST (unclosed). */
-void fs_put_src_dst(struct buf *out, const char *src, const char *dst);
+void fsops_put_src_dst(struct buf *out, const char *src, const char *dst);
 /* append: data added at the end, under the lock edit and write take. */
 int wfs_append(struct wfs_ctx *c, const char *op, const char *path,
 	       const char *data, size_t len);
@@ -46,8 +46,8 @@ int wfs_chmod(struct wfs_ctx *c, const char *mode, const char *path,
 int wfs_ls_tree(struct wfs_ctx *c, const char *path, int depth, int lng,
 		struct buf *out);
 /* "-rwxr-xr-x" for a mode (buf of 11). */
-void fs_mode_string(mode_t m, char *out);
+void fsops_mode_string(mode_t m, char *out);
 /* RFC 3339 UTC with nanoseconds (buf of 40). */
-void fs_rfc3339(long long sec, long nsec, char *out, size_t n);
+void fsops_rfc3339(long long sec, long nsec, char *out, size_t n);
 
 #endif

@@ -13,8 +13,8 @@ struct ignore_set *ignore_load(int dirfd, int confined, const char *rel,
 
 /* Does the innermost set s (and those above it) ignore the entry rel
  * (relative to the root) named name? 1 yes, 0 no. */
-int ignored(const struct ignore_set *s, const char *rel, const char *name,
-	    int is_dir);
+int ignore_match(const struct ignore_set *s, const char *rel, const char *name,
+		 int is_dir);
 
 /* Free s alone, not its parents. */
 void ignore_free(struct ignore_set *s);

@@ -10,31 +10,25 @@
  * CONFIG_FEATURE_DNS: lib/dns.c, not getaddrinfo, which would pull the
  * whole libc resolver into the static binary), or empty / "*" for every
  * address (with passive). Returns 0, or -1 with a message in err. */
-int net_addr_parse(const char *hostport, int passive,
-		   struct sockaddr_storage *ss, socklen_t *len, char *err,
-		   size_t errlen);
-
-/* The first address (A, else AAAA) DNS gives name, as text, by the
- * nameservers, search list and options of /etc/resolv.conf (dns.c).
- * Returns 0, or -1 with a message in err. */
-int dns_lookup(const char *name, char *ip, size_t iplen, char *err,
-	       size_t errlen);
+int netaddr_parse(const char *hostport, int passive,
+		  struct sockaddr_storage *ss, socklen_t *len, char *err,
+		  size_t errlen);
 
 /* "1.2.3.4:80" or "[::1]:80". */
-void net_addr_format(const struct sockaddr *sa, char *out, size_t outlen);
+void netaddr_format(const struct sockaddr *sa, char *out, size_t outlen);
 
 /* An address range: IPv4 ones held as IPv4-mapped IPv6 (::ffff:a.b.c.d),
  * so one comparison serves both families. */
-struct net_cidr {
+struct netaddr_cidr {
 	unsigned char a[16];
 	int bits;
 };
 /* "ADDR[/BITS],..." (IPv4, or IPv6 with or without brackets; spaces
  * around entries allowed) into out[max]. The count (at least 1), or -1
  * with err naming the entry. */
-int net_cidr_parse(const char *list, struct net_cidr *out, int max,
-		   char *err, size_t errlen);
+int netaddr_cidr_parse(const char *list, struct netaddr_cidr *out, int max,
+		       char *err, size_t errlen);
 /* 1 when sa (AF_INET or AF_INET6) is within one of the n ranges. */
-int net_cidr_match(const struct net_cidr *c, int n, const struct sockaddr *sa);
+int netaddr_cidr_match(const struct netaddr_cidr *c, int n, const struct sockaddr *sa);
 
 #endif

@@ -77,7 +77,7 @@ void wfs_restore_json(struct buf *b, const struct wfs_snap_diff *d);
  * 0, or -1 with the reason in err. Every path is checked (no absolute
  * name, no "." or ".." component), so a hostile manifest cannot lead a
  * restore out of its directory. */
-int snap_manifest_parse(struct arena *a, const char *text, size_t len,
-			struct snap_manifest *m, char *err, size_t errlen);
+int snapshot_manifest_parse(struct arena *a, const char *text, size_t len,
+			    struct snap_manifest *m, char *err, size_t errlen);
 
 #endif

@@ -3,7 +3,17 @@
 #define WFS_WALK_H
 
 #include <stddef.h>
-#include "wickfs.h"
+#include "ctx.h"
+
+/* What a tree walk descends into (lib/walk.c): grep's and glob's. */
+struct walk_opts {
+	int hidden;    /* directories whose name starts with '.' */
+	int no_skip;   /* node_modules, __pycache__, vendor */
+	int gitignore; /* honour .gitignore files */
+	/* A directory that could not be read (called with the walk's arg);
+	 * NULL: skipped quietly, as the reference does. */
+	void (*on_error)(void *arg, const char *path, int err);
+};
 
 enum walk_type {
 	WALK_FILE,

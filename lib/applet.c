@@ -22,7 +22,9 @@
 #include "archive.h"
 #include "json.h"
 #include "reply.h"
-#include "util.h"
+#include "bytes.h"
+#include "ctx.h"
+#include "path.h"
 
 const struct applet *applet_find(const char *name)
 {
@@ -313,7 +315,7 @@ void req_flush(struct req *r)
 {
 	if (!r->out_stream || r->out->len < 256 * 1024)
 		return;
-	write_all(1, r->out->p, r->out->len); /* stdout gone: dropped */
+	bytes_write_all(1, r->out->p, r->out->len); /* stdout gone: dropped */
 	buf_reset(r->out);
 }
 

@@ -18,8 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "archive.h"
-#include "fsutil.h"
-#include "util.h"
+#include "bytes.h"
+#include "confine.h"
+#include "ctx.h"
+#include "fs.h"
 #include "globmatch.h"
 #include "ignore.h"
 #include "gzpar.h"
@@ -93,7 +95,7 @@ static int pack_sink(void *arg, const void *p, size_t n)
 
 static int gz_sink(void *arg, const void *p, size_t n)
 {
-	return write_all(*(int *)arg, p, n);
+	return bytes_write_all(*(int *)arg, p, n);
 }
 
 /* A tar or gzip failure as the operation's error. */
@@ -245,7 +247,7 @@ static int excluded(const struct packer *k, const char *rel, const char *name)
 	int i;
 
 	for (i = 0; i < k->o->nexclude; i++)
-		if (glob_match_entry(k->o->exclude[i], rel, name) == 1)
+		if (globmatch_entry(k->o->exclude[i], rel, name) == 1)
 			return 1;
 	return 0;
 }
@@ -260,7 +262,7 @@ static int pack_one(struct packer *k, int dirfd, const char *name,
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return errno == ENOENT ? 0 : wfs_fail(k->c, "pack %s: %s", rel, strerror(errno));
 	if (excluded(k, rel, name) ||
-	    (k->ign && ignored(k->ign, rel, name, S_ISDIR(st.st_mode))) ||
+	    (k->ign && ignore_match(k->ign, rel, name, S_ISDIR(st.st_mode))) ||
 	    (S_ISDIR(st.st_mode) && !strcmp(name, WFS_STATE_DIR)))
 		return 0;
 	if (k->out_is_file && st.st_dev == k->out_dev && st.st_ino == k->out_ino)
@@ -620,7 +622,7 @@ static int unpack_file(struct unpacker *u, const struct tar_entry *e,
 	if (fd < 0)
 		return wfs_fail(u->c, "unpack %s: creating a temporary file: %s", e->name, strerror(errno));
 	while ((n = tar_read(u->tr, u->buf, IO_BUF)) > 0) {
-		if (write_all(fd, u->buf, (size_t)n)) {
+		if (bytes_write_all(fd, u->buf, (size_t)n)) {
 			wfs_fail(u->c, "unpack %s: %s", e->name, strerror(errno));
 			goto fail;
 		}

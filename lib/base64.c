@@ -1,5 +1,5 @@
 /* base64.c - standard alphabet, padded */
-#include "util.h"
+#include "base64.h"
 
 static const char b64[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

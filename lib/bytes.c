@@ -1,5 +1,5 @@
 /* bytes.c - byte scans for the search loop (find and count one byte),
- * and write_all.
+ * and bytes_write_all.
  *
  * musl's memchr is a portable word-at-a-time loop; grep calls these on
  * every block, so they use SSE2 where the target has it (every x86_64),
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
-#include "util.h"
+#include "bytes.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #elif defined(__aarch64__) && defined(__ARM_NEON)
@@ -128,7 +128,7 @@ size_t bytes_count(const char *p, size_t n, char c)
 	return count;
 }
 
-int write_all(int fd, const void *p, size_t n)
+int bytes_write_all(int fd, const void *p, size_t n)
 {
 	const char *c = p;
 

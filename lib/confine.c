@@ -30,7 +30,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "arena.h"
-#include "fsutil.h"
+#include "confine.h"
+#include "ctx.h"
+#include "fs.h"
 #include "wickfs.h"
 
 #define MAX_LINKS 40
@@ -242,7 +244,7 @@ static int fail_root(struct wfs_ctx *c, const char *op, const char *path, int er
 	char where[PATH_MAX * 2 + 64];
 
 	snprintf(where, sizeof(where), "%s: workspace root %s (WICKFS_ROOT)", path, c->root);
-	return fs_fail_errno(c, op, where, err);
+	return wfs_fail_errno(c, op, where, err);
 }
 
 int wfs_confine(struct wfs_ctx *c, const char *op, const char *path)
@@ -466,7 +468,7 @@ int wfs_confined_open(struct wfs_ctx *c, const char *op, const char *path,
 	if (why[0])
 		wfs_fail(c, "%s %s: %s", op, path, why);
 	else
-		fs_fail_errno(c, op, path, e);
+		wfs_fail_errno(c, op, path, e);
 	errno = e;
 	return -1;
 }
@@ -509,7 +511,7 @@ int wfs_confined_dir(struct wfs_ctx *c, const char *op, const char *dir, int cre
 	if (fd >= 0)
 		return fd;
 	if (e != EXDEV)
-		return fs_fail_errno(c, op, dir, e);
+		return wfs_fail_errno(c, op, dir, e);
 	wfs_fail(c, "%s %s: a symlink leads outside the workspace root %s (it changed while being created)",
 		 op, dir, c->root);
 	errno = e;

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include "fsutil.h"
+#include "ctx.h"
+#include "fs.h"
 #include "wickfs.h"
 
 /* A boolean variable: unset or empty is off; anything but the usual
@@ -148,7 +149,7 @@ const char *wfs_strerror(int err, char *b, size_t n)
 	return b;
 }
 
-int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err)
+int wfs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err)
 {
 	char msg[128];
 

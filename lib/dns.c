@@ -20,6 +20,7 @@
 #include <time.h>
 #include "wickfs.h"
 #include <unistd.h>
+#include "dns.h"
 #include "netaddr.h"
 
 #define MAXNS 3

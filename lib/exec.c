@@ -35,8 +35,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "exec.h"
-#include "fsutil.h"
-#include "util.h"
+#include "bytes.h"
+#include "confine.h"
+#include "ctx.h"
 #include "json.h"
 #include "shellwords.h"
 
@@ -96,7 +97,7 @@ static int open_stdin(const char *in, size_t len)
 		fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, in, len) || lseek(fd, 0, SEEK_SET) < 0) {
+	if (bytes_write_all(fd, in, len) || lseek(fd, 0, SEEK_SET) < 0) {
 		close(fd);
 		return -1;
 	}

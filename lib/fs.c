@@ -11,8 +11,9 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "fsutil.h"
-#include "util.h"
+#include "confine.h"
+#include "ctx.h"
+#include "fs.h"
 
 const char *fs_type_name(mode_t m)
 {
@@ -74,7 +75,7 @@ int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
 	} else {
 		fd = fs_open_raw(path, O_RDONLY | O_NONBLOCK);
 		if (fd < 0)
-			return fs_fail_errno(c, op, path, errno);
+			return wfs_fail_errno(c, op, path, errno);
 	}
 	return fs_regular_fd(c, op, path, fd, st);
 }
@@ -85,7 +86,7 @@ int fs_regular_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
 	if (fstat(fd, st)) {
 		int e = errno;
 		close(fd);
-		return fs_fail_errno(c, op, path, e);
+		return wfs_fail_errno(c, op, path, e);
 	}
 	if (!S_ISREG(st->st_mode)) {
 		close(fd);
@@ -133,7 +134,7 @@ int fs_read_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return fs_fail_errno(c, op, path, errno);
+			return wfs_fail_errno(c, op, path, errno);
 		if (r == 0)
 			break;
 		n += (size_t)r;
@@ -190,7 +191,7 @@ int fs_open_dir(struct wfs_ctx *c, const char *op, const char *path)
 		return wfs_confined_open(c, op, path, O_RDONLY | O_DIRECTORY);
 	fd = fs_open_raw(path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
-		return fs_fail_errno(c, op, path, errno);
+		return wfs_fail_errno(c, op, path, errno);
 	return fd;
 }
 
@@ -237,7 +238,7 @@ int fs_open_dir_made(struct wfs_ctx *c, const char *op, const char *path)
 	if (!c->root) {
 		p = arena_strdup(c->arena, path);
 		if (!p || fs_mkdirs(p))
-			return p ? fs_fail_errno(c, op, path, errno)
+			return p ? wfs_fail_errno(c, op, path, errno)
 				 : wfs_fail(c, "%s %s: out of memory", op, path);
 		return fs_open_dir(c, op, path);
 	}
@@ -253,7 +254,7 @@ int fs_open_dir_made(struct wfs_ctx *c, const char *op, const char *path)
 	fd = fs_openat_raw(pfd, ".", O_RDONLY | O_DIRECTORY);
 	e = errno;
 	close(pfd);
-	return fd < 0 ? fs_fail_errno(c, op, path, e) : fd;
+	return fd < 0 ? wfs_fail_errno(c, op, path, e) : fd;
 }
 
 int fs_open_parent(struct wfs_ctx *c, const char *op, const char *path,
@@ -291,7 +292,7 @@ int fs_dir_entries(struct wfs_ctx *c, const char *op, const char *path,
 		int e = errno;
 		if (own >= 0)
 			close(own);
-		return fs_fail_errno(c, op, path, e);
+		return wfs_fail_errno(c, op, path, e);
 	}
 	while ((d = readdir(dir))) {
 		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "globmatch.h"
-#include "util.h"
+#include "utf8.h"
 
 /* One code point of s (at least one byte, even when invalid). */
 static int rune_at(const char *s, int *cp)
@@ -136,23 +136,23 @@ backtrack:
 	}
 }
 
-int glob_match(const char *pat, const char *name)
+int globmatch(const char *pat, const char *name)
 {
 	if (!pattern_ok(pat))
 		return -1;
 	return match_span(pat, name, name + strlen(name));
 }
 
-int glob_is_path_pattern(const char *pat)
+int globmatch_is_path_pattern(const char *pat)
 {
 	return strchr(pat, '/') || strstr(pat, "**");
 }
 
-int glob_match_entry(const char *pat, const char *rel, const char *name)
+int globmatch_entry(const char *pat, const char *rel, const char *name)
 {
-	if (glob_is_path_pattern(pat))
-		return glob_match_path(pat, rel);
-	return strchr(pat, '{') ? glob_match_path(pat, name) : glob_match(pat, name);
+	if (globmatch_is_path_pattern(pat))
+		return globmatch_path(pat, rel);
+	return strchr(pat, '{') ? globmatch_path(pat, name) : globmatch(pat, name);
 }
 
 /* ---- path patterns ---- */
@@ -282,7 +282,7 @@ static int match_braces(const char *pat, const char *path, int depth, int *budge
 	return 0;
 }
 
-int glob_match_path(const char *pat, const char *path)
+int globmatch_path(const char *pat, const char *path)
 {
 	int budget = GLOB_BRACE_MAX;
 

@@ -13,10 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "fsutil.h"
+#include "grep.h"
+#include "bytes.h"
+#include "confine.h"
+#include "ctx.h"
+#include "fs.h"
 #include "globmatch.h"
 #include "re.h"
-#include "util.h"
 #include "walk.h"
 
 #define GREP_BLOCK (256 * 1024)
@@ -924,14 +927,14 @@ static int include_ok(const struct wfs_grep_opts *o, const struct walk_ent *e)
 	int i, any = 0;
 
 	for (i = 0; i < o->nexclude; i++) {
-		if (glob_match_entry(o->exclude[i], e->rel, e->name) > 0)
+		if (globmatch_entry(o->exclude[i], e->rel, e->name) > 0)
 			return 0;
 	}
 	if (e->type == WALK_DIR)
 		return 1;
 	for (i = 0; i < o->ninclude; i++) {
 		any = 1;
-		if (glob_match_entry(o->include[i], e->rel, e->name) > 0)
+		if (globmatch_entry(o->include[i], e->rel, e->name) > 0)
 			return 1;
 	}
 	return !any;

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "fsutil.h"
+#include "fs.h"
 #include "globmatch.h"
 #include "ignore.h"
 
@@ -121,8 +121,8 @@ struct ignore_set *ignore_load(int dirfd, int confined, const char *rel,
 }
 
 /* Deepest .gitignore first, last rule first: the first hit decides. */
-int ignored(const struct ignore_set *s, const char *rel, const char *name,
-	    int is_dir)
+int ignore_match(const struct ignore_set *s, const char *rel, const char *name,
+		 int is_dir)
 {
 	for (; s; s = s->parent) {
 		size_t dl = s->rel_len;
@@ -135,8 +135,8 @@ int ignored(const struct ignore_set *s, const char *rel, const char *name,
 
 			if (r->dir_only && !is_dir)
 				continue;
-			m = r->anchored ? glob_match_path(r->pat, sub)
-					: glob_match(r->pat, name);
+			m = r->anchored ? globmatch_path(r->pat, sub)
+					: globmatch(r->pat, name);
 			if (m > 0)
 				return !r->negate;
 		}

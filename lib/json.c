@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include "json.h"
-#include "util.h"
+#include "utf8.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #elif defined(__aarch64__) && defined(__ARM_NEON)

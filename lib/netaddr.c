@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "wfs_features.h"
+#include "dns.h"
 #include "netaddr.h"
 
 static int set_ip(const char *host, int port, struct sockaddr_storage *ss,
@@ -56,9 +57,9 @@ static int hosts_lookup(const char *name, char *ip, size_t iplen)
 	return found ? 0 : -1;
 }
 
-int net_addr_parse(const char *hostport, int passive,
-		   struct sockaddr_storage *ss, socklen_t *len, char *err,
-		   size_t errlen)
+int netaddr_parse(const char *hostport, int passive,
+		  struct sockaddr_storage *ss, socklen_t *len, char *err,
+		  size_t errlen)
 {
 	const char *colon = strrchr(hostport, ':');
 	char host[256], ip[64];
@@ -106,7 +107,7 @@ int net_addr_parse(const char *hostport, int passive,
 	return -1;
 }
 
-void net_addr_format(const struct sockaddr *sa, char *out, size_t outlen)
+void netaddr_format(const struct sockaddr *sa, char *out, size_t outlen)
 {
 	char ip[INET6_ADDRSTRLEN] = "?";
 
@@ -132,8 +133,8 @@ static void addr16(const struct sockaddr *sa, unsigned char a[16])
 	}
 }
 
-int net_cidr_parse(const char *list, struct net_cidr *out, int max,
-		   char *err, size_t errlen)
+int netaddr_cidr_parse(const char *list, struct netaddr_cidr *out, int max,
+		       char *err, size_t errlen)
 {
 	const char *p = list;
 	int n = 0;
@@ -189,7 +190,7 @@ bad:
 	}
 }
 
-int net_cidr_match(const struct net_cidr *c, int n, const struct sockaddr *sa)
+int netaddr_cidr_match(const struct netaddr_cidr *c, int n, const struct sockaddr *sa)
 {
 	unsigned char a[16];
 	int i;

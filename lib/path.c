@@ -1,6 +1,6 @@
 /* path.c - lexical path rules of Go's path/filepath */
 #include <string.h>
-#include "util.h"
+#include "path.h"
 
 char *path_clean(struct arena *a, const char *p)
 {

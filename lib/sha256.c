@@ -25,7 +25,7 @@ static const unsigned K[64] = {
 
 #define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 
-static void sha_block(struct sha *s, const unsigned char *p)
+static void sha_block(struct sha256 *s, const unsigned char *p)
 {
 	unsigned w[64], a, b, c, d, e, f, g, h, i;
 
@@ -50,7 +50,7 @@ static void sha_block(struct sha *s, const unsigned char *p)
 	s->h[4] += e, s->h[5] += f, s->h[6] += g, s->h[7] += h;
 }
 
-void sha_init(struct sha *s)
+void sha256_init(struct sha256 *s)
 {
 	static const unsigned h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 				       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -58,7 +58,7 @@ void sha_init(struct sha *s)
 	s->len = 0;
 }
 
-void sha_add(struct sha *s, const void *data, size_t n)
+void sha256_add(struct sha256 *s, const void *data, size_t n)
 {
 	const unsigned char *p = data;
 
@@ -79,18 +79,18 @@ void sha_add(struct sha *s, const void *data, size_t n)
 	}
 }
 
-void sha_end(struct sha *s, unsigned char out[32])
+void sha256_end(struct sha256 *s, unsigned char out[32])
 {
 	unsigned long long bits = s->len * 8;
 	unsigned char pad[8];
 	int i;
 
-	sha_add(s, "\x80", 1);
+	sha256_add(s, "\x80", 1);
 	while (s->len % 64 != 56)
-		sha_add(s, "", 1);
+		sha256_add(s, "", 1);
 	for (i = 0; i < 8; i++)
 		pad[i] = (unsigned char)(bits >> (56 - 8 * i));
-	sha_add(s, pad, 8);
+	sha256_add(s, pad, 8);
 	for (i = 0; i < 32; i++)
 		out[i] = (unsigned char)(s->h[i / 4] >> (24 - 8 * (i % 4)));
 }
@@ -98,26 +98,26 @@ void sha_end(struct sha *s, unsigned char out[32])
 /* HMAC (RFC 2104) over SHA-256, the message in two parts (a header the
  * caller builds and a body it already holds). Keys longer than a block
  * are never used here: the journal's key is 32 bytes. */
-void sha_hmac(const unsigned char *key, size_t klen, const void *a, size_t alen,
-	      const void *b, size_t blen, unsigned char out[32])
+void sha256_hmac(const unsigned char *key, size_t klen, const void *a, size_t alen,
+		 const void *b, size_t blen, unsigned char out[32])
 {
 	unsigned char pad[64], inner[32];
-	struct sha s;
+	struct sha256 s;
 	size_t i;
 
 	memset(pad, 0, sizeof(pad));
 	memcpy(pad, key, klen < sizeof(pad) ? klen : sizeof(pad));
 	for (i = 0; i < sizeof(pad); i++)
 		pad[i] ^= 0x36;
-	sha_init(&s);
-	sha_add(&s, pad, sizeof(pad));
-	sha_add(&s, a, alen);
-	sha_add(&s, b, blen);
-	sha_end(&s, inner);
+	sha256_init(&s);
+	sha256_add(&s, pad, sizeof(pad));
+	sha256_add(&s, a, alen);
+	sha256_add(&s, b, blen);
+	sha256_end(&s, inner);
 	for (i = 0; i < sizeof(pad); i++)
 		pad[i] ^= 0x36 ^ 0x5c;
-	sha_init(&s);
-	sha_add(&s, pad, sizeof(pad));
-	sha_add(&s, inner, sizeof(inner));
-	sha_end(&s, out);
+	sha256_init(&s);
+	sha256_add(&s, pad, sizeof(pad));
+	sha256_add(&s, inner, sizeof(inner));
+	sha256_end(&s, out);
 }

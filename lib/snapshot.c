@@ -42,8 +42,10 @@
 #include <unistd.h>
 #include "archive.h"
 #include "fsops.h"
-#include "fsutil.h"
-#include "util.h"
+#include "bytes.h"
+#include "confine.h"
+#include "ctx.h"
+#include "fs.h"
 #include "gzpar.h"
 #include "json.h"
 #include "sha256.h"
@@ -202,8 +204,8 @@ static int parse_ent(char *l, struct snap_ent *e)
 	return 0;
 }
 
-int snap_manifest_parse(struct arena *a, const char *text, size_t len,
-			struct snap_manifest *m, char *err, size_t errlen)
+int snapshot_manifest_parse(struct arena *a, const char *text, size_t len,
+			    struct snap_manifest *m, char *err, size_t errlen)
 {
 	char *s = arena_strndup(a, text, len), *l, *next, *end;
 	size_t line = 1, i;
@@ -292,7 +294,7 @@ struct snap {
 
 static int fd_sink(void *arg, const void *p, size_t n)
 {
-	return write_all(*(int *)arg, p, n);
+	return bytes_write_all(*(int *)arg, p, n);
 }
 
 static ssize_t fd_source(void *arg, void *p, size_t n)
@@ -308,7 +310,7 @@ static ssize_t fd_source(void *arg, void *p, size_t n)
 /* Write gzip of (fd's rest, or mem) into the store as NAME, by a
  * temporary and a rename. If sha is set, it hashes the input. */
 static int store_gz(struct snap *s, const char *name, int fd, const char *mem,
-		    size_t len, struct sha *sha)
+		    size_t len, struct sha256 *sha)
 {
 	char tmp[64];
 	struct gzw *g;
@@ -333,12 +335,12 @@ static int store_gz(struct snap *s, const char *name, int fd, const char *mem,
 			break;
 		}
 		if (sha)
-			sha_add(sha, s->buf, (size_t)n);
+			sha256_add(sha, s->buf, (size_t)n);
 		rc = gzw_write(g, s->buf, (size_t)n);
 	}
 	if (!rc && fd < 0) {
 		if (sha)
-			sha_add(sha, mem, len);
+			sha256_add(sha, mem, len);
 		rc = gzw_write(g, mem, len);
 	}
 	if (!rc)
@@ -372,7 +374,7 @@ static int put_object(struct snap *s, struct snap_ent *e, int dirfd,
 		      const char *name, const char *target)
 {
 	char obj[80];
-	struct sha sha;
+	struct sha256 sha;
 	int fd = -1, rc;
 
 	object_name(e->hash, obj);
@@ -386,14 +388,14 @@ static int put_object(struct snap *s, struct snap_ent *e, int dirfd,
 		if (fd < 0)
 			return wfs_fail(s->c, "%s %s: %s", s->op, e->path, strerror(errno));
 	}
-	sha_init(&sha);
+	sha256_init(&sha);
 	rc = store_gz(s, obj, fd, target, target ? strlen(target) : 0, &sha);
 	if (fd >= 0)
 		close(fd);
 	if (rc)
 		return rc;
 	s->new_objects++;
-	sha_end(&sha, sha.blk);
+	sha256_end(&sha, sha.blk);
 	if (memcmp(sha.blk, e->hash, 32)) {
 		/* Changed between the two reads: file it under what we stored. */
 		char now[80];
@@ -413,7 +415,7 @@ static int put_object(struct snap *s, struct snap_ent *e, int dirfd,
 
 static int hash_file(struct snap *s, struct snap_ent *e, int dirfd, const char *name)
 {
-	struct sha sha;
+	struct sha256 sha;
 	struct stat st;
 	ssize_t n;
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -424,14 +426,14 @@ static int hash_file(struct snap *s, struct snap_ent *e, int dirfd, const char *
 			close(fd);
 		return wfs_fail(s->c, "%s %s: %s", s->op, e->path, strerror(err));
 	}
-	sha_init(&sha);
+	sha256_init(&sha);
 	while ((n = fd_source(&fd, s->buf, IO_BUF)) > 0)
-		sha_add(&sha, s->buf, (size_t)n);
+		sha256_add(&sha, s->buf, (size_t)n);
 	close(fd);
 	if (n < 0)
 		return wfs_fail(s->c, "%s %s: %s", s->op, e->path, strerror(errno));
-	e->size = sha.len; /* before sha_end, which counts its padding in */
-	sha_end(&sha, e->hash);
+	e->size = sha.len; /* before sha256_end, which counts its padding in */
+	sha256_end(&sha, e->hash);
 	return 0;
 }
 
@@ -461,7 +463,7 @@ static int scan_one(struct snap *s, int dirfd, const char *name, char *rel,
 		if (!rc && s->put)
 			rc = put_object(s, &e, dirfd, name, NULL);
 	} else if (S_ISLNK(st.st_mode)) {
-		struct sha sha;
+		struct sha256 sha;
 		ssize_t n;
 		e.type = 'l';
 		/* On the heap: this frame recurses, once per level. */
@@ -472,9 +474,9 @@ static int scan_one(struct snap *s, int dirfd, const char *name, char *rel,
 			return wfs_fail(s->c, "%s %s: %s", s->op, rel, strerror(errno));
 		}
 		target[n] = 0;
-		sha_init(&sha);
-		sha_add(&sha, target, (size_t)n);
-		sha_end(&sha, e.hash);
+		sha256_init(&sha);
+		sha256_add(&sha, target, (size_t)n);
+		sha256_end(&sha, e.hash);
 		e.size = (unsigned long long)n;
 		if (s->put)
 			rc = put_object(s, &e, dirfd, name, target);
@@ -563,9 +565,9 @@ static int open_store(struct wfs_ctx *c, const char *op, char *store, int create
 		return fd;
 	}
 	if (create && fs_mkdirs(store))
-		return fs_fail_errno(c, op, store, errno);
+		return wfs_fail_errno(c, op, store, errno);
 	fd = open(store, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return fd < 0 ? fs_fail_errno(c, op, store, errno) : fd;
+	return fd < 0 ? wfs_fail_errno(c, op, store, errno) : fd;
 }
 
 /* The store's path as an absolute one (the journal's record of it). */
@@ -599,7 +601,7 @@ static int snap_open(struct wfs_ctx *c, struct snap *s, const char *op,
 	s->dirfd = c->root ? fs_open_dir(c, op, s->dir)
 			   : open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->dirfd < 0)
-		return c->root ? -1 : fs_fail_errno(c, op, s->dir, errno);
+		return c->root ? -1 : wfs_fail_errno(c, op, s->dir, errno);
 	store = o->store ? arena_strdup(c->arena, o->store)
 			 : arena_printf(c->arena, "%s/" WFS_DIR "/snapshots", s->dir);
 	s->store = store;
@@ -655,7 +657,7 @@ static int load_manifest(struct snap *s, const char *id, struct snap_manifest *m
 	if (!what || read_gz(s, s->storefd, what + strlen(s->store) + 1, what,
 			     MANIFEST_MAX, &text, &len))
 		return -1;
-	if (snap_manifest_parse(s->c->arena, text, len, m, err, sizeof(err)))
+	if (snapshot_manifest_parse(s->c->arena, text, len, m, err, sizeof(err)))
 		return wfs_fail(s->c, "%s %s: %s", s->op, what, err);
 	m->info.id = arena_strdup(s->c->arena, id);
 	return 0;
@@ -681,7 +683,7 @@ static int list_snaps(struct snap *s, struct wfs_snap_info **list, size_t *n)
 	*list = NULL;
 	*n = 0;
 	if (fd < 0)
-		return errno == ENOENT ? 0 : fs_fail_errno(s->c, s->op, s->store, errno);
+		return errno == ENOENT ? 0 : wfs_fail_errno(s->c, s->op, s->store, errno);
 	names = archive_list_dir(fd, &cnt);
 	close(fd);
 	if (!names)
@@ -742,7 +744,7 @@ int wfs_snapshot(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 {
 	struct snap s;
 	struct snap_manifest m;
-	struct sha sha;
+	struct sha256 sha;
 	struct buf b;
 	unsigned char h[32];
 	char id[33], name[40];
@@ -770,9 +772,9 @@ int wfs_snapshot(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 	m.info.tag = o->tag ? o->tag : "";
 	buf_init(&b);
 	manifest_text(&m, &b);
-	sha_init(&sha);
-	sha_add(&sha, b.p, b.len);
-	sha_end(&sha, h);
+	sha256_init(&sha);
+	sha256_add(&sha, b.p, b.len);
+	sha256_end(&sha, h);
 	hex(h, 8, id);
 	snprintf(name, sizeof(name), "snaps/%s", id);
 	rc = b.oom ? wfs_fail(c, "snapshot %s: out of memory", s.dir)
@@ -908,7 +910,7 @@ static int stage(struct snap *s, int stagefd, const struct snap_ent *e,
 	char obj[80], *what = arena_printf(s->c->arena, "%s (object of %s)", s->store, e->path);
 	struct timespec ts[2] = {{0, UTIME_OMIT}, {e->sec, e->nsec}};
 	unsigned char h[32];
-	struct sha sha;
+	struct sha256 sha;
 	struct gzr *z;
 	ssize_t n = 0;
 	int in, out, rc = 0;
@@ -923,9 +925,9 @@ static int stage(struct snap *s, int stagefd, const struct snap_ent *e,
 		size_t len;
 		close(in);
 		rc = read_gz(s, s->storefd, obj, what, 65536, &text, &len);
-		sha_init(&sha);
-		sha_add(&sha, text, len);
-		sha_end(&sha, h);
+		sha256_init(&sha);
+		sha256_add(&sha, text, len);
+		sha256_end(&sha, h);
 		if (!rc && (memcmp(h, e->hash, 32) || strlen(text) != len))
 			return wfs_fail(s->c, "restore %s: damaged object", what);
 		if (!rc && symlinkat(text, stagefd, name))
@@ -939,13 +941,13 @@ static int stage(struct snap *s, int stagefd, const struct snap_ent *e,
 		close(in);
 		return wfs_fail(s->c, "restore %s: %s", e->path, strerror(errno));
 	}
-	sha_init(&sha);
+	sha256_init(&sha);
 	z = gzr_open(fd_source, &in, e->size + 1);
 	while (z && (n = gzr_read(z, s->buf, IO_BUF)) > 0 && !rc) {
-		sha_add(&sha, s->buf, (size_t)n);
+		sha256_add(&sha, s->buf, (size_t)n);
 		rc = fd_sink(&out, s->buf, (size_t)n);
 	}
-	sha_end(&sha, h);
+	sha256_end(&sha, h);
 	if (!z || n < 0 || memcmp(h, e->hash, 32))
 		rc = wfs_fail(s->c, "restore %s: damaged object", what);
 	else if (rc || fchmod(out, e->mode) || futimens(out, ts))
@@ -1049,7 +1051,7 @@ static int open_stage(struct snap *s, int create)
 	}
 	fd = openat(s->dirfd, STAGE, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && (create || errno != ENOENT))
-		return fs_fail_errno(s->c, s->op, STAGE, errno);
+		return wfs_fail_errno(s->c, s->op, STAGE, errno);
 	return fd;
 }
 
@@ -1091,7 +1093,7 @@ static int journal_key(struct snap *s, int create, unsigned char key[KEY_LEN],
 		snprintf(tmp, sizeof(tmp), "key.%d.tmp", (int)getpid());
 		unlinkat(wfd, tmp, 0);
 		t = openat(wfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (t >= 0 && getrandom(key, KEY_LEN, 0) == KEY_LEN && !write_all(t, key, KEY_LEN) &&
+		if (t >= 0 && getrandom(key, KEY_LEN, 0) == KEY_LEN && !bytes_write_all(t, key, KEY_LEN) &&
 		    !fsync(t) && !close(t)) {
 			t = -1;
 			if (linkat(wfd, tmp, wfd, "key", 0) && errno != EEXIST)
@@ -1135,7 +1137,7 @@ static void journal_seal(struct snap *s, const unsigned char key[KEY_LEN],
 		memset(&st, 0, sizeof(st));
 	n = snprintf(head, sizeof(head), "wickfs-journal 1 %llu %llu\n",
 		     (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-	sha_hmac(key, KEY_LEN, head, (size_t)n, body, len, mac);
+	sha256_hmac(key, KEY_LEN, head, (size_t)n, body, len, mac);
 	hex(mac, 32, out);
 }
 
@@ -1190,8 +1192,8 @@ static int read_journal(struct snap *s, int jfd, char *id, char **store,
 	}
 	memcpy(id, body, 16);
 	id[16] = 0;
-	if (snap_manifest_parse(s->c->arena, nl + 1, blen - (size_t)(nl + 1 - body),
-				t, err, sizeof(err))) {
+	if (snapshot_manifest_parse(s->c->arena, nl + 1, blen - (size_t)(nl + 1 - body),
+				    t, err, sizeof(err))) {
 		rc = wfs_fail(s->c, "%s %s/" STAGE "/journal: %s", s->op, s->dir, err);
 	} else {
 		*store = arena_strndup(s->c->arena, body + 17, (size_t)(nl - body - 17));
@@ -1286,7 +1288,7 @@ int wfs_restore(struct wfs_ctx *c, const struct wfs_snap_opts *o,
 		jfd = rc || jb.oom ? -1 : openat(sfd, "journal.tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (!rc && (jfd < 0 || fd_sink(&jfd, jb.p, jb.len) || fsync(jfd) ||
 			    close(jfd) || renameat(sfd, "journal.tmp", sfd, "journal") || fsync(sfd)))
-			rc = fs_fail_errno(c, "restore", STAGE "/journal", errno ? errno : ENOMEM);
+			rc = wfs_fail_errno(c, "restore", STAGE "/journal", errno ? errno : ENOMEM);
 		buf_free(&jb);
 	}
 	if (!rc)

@@ -1,6 +1,6 @@
 /* utf8.c - UTF-8 encoding, decoding and validation with Go's rules: the
  * one coder of JSON and the regex engine */
-#include "util.h"
+#include "utf8.h"
 
 int utf8_decode(const char *s, size_t n, int *cp)
 {

@@ -19,11 +19,13 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "fsutil.h"
+#include "confine.h"
+#include "ctx.h"
+#include "fs.h"
+#include "path.h"
 #include "globmatch.h"
 #include "ignore.h"
 #include "json.h"
-#include "util.h"
 #include "walk.h"
 
 static const char *const skip_dirs[] = {"node_modules", "__pycache__", "vendor"};
@@ -276,7 +278,7 @@ static int walk_dir(struct walker *w, int fd, size_t len, int depth)
 		if (e.type == WALK_DIR && (skip_dir(w->o, name) ||
 					   (w->c->root && !strcmp(name, WFS_STATE_DIR))))
 			r = WALK_SKIP; /* confined: wickfs's own state is not walked */
-		else if (w->ign && ignored(w->ign, e.rel, name, e.type == WALK_DIR))
+		else if (w->ign && ignore_match(w->ign, e.rel, name, e.type == WALK_DIR))
 			r = WALK_SKIP;
 		else
 			r = w->fn(w->arg, &e);
@@ -372,7 +374,7 @@ int walk_open_root(struct wfs_ctx *c, const char *op, const char *root,
 	if (errno != ENOENT && errno != ENOTDIR) {
 		int e = errno;
 		c->err[0] = 0;
-		return fs_fail_errno(c, op, root, e);
+		return wfs_fail_errno(c, op, root, e);
 	}
 	c->err[0] = 0;
 	return 0;

@@ -655,10 +655,10 @@ void conn_accept(struct daemon *d, struct listener *l)
 			return;
 		}
 		if (!l->is_unix && d->o->nallow &&
-		    !net_cidr_match(d->o->allow, d->o->nallow, (struct sockaddr *)&ss)) {
+		    !netaddr_cidr_match(d->o->allow, d->o->nallow, (struct sockaddr *)&ss)) {
 			if ((k = dlog_rate(d))) {
 				char who[80];
-				net_addr_format((struct sockaddr *)&ss, who, sizeof(who));
+				netaddr_format((struct sockaddr *)&ss, who, sizeof(who));
 				dlog("connection from %s refused: not in --allow-from%s",
 				     who, k > 1 ? " (and more since)" : "");
 			}

@@ -12,18 +12,18 @@
 #define DAEMON_DEFAULT_LINE_TIMEOUT 10  /* seconds */
 #define DAEMON_DEFAULT_WRITE_TIMEOUT 30 /* seconds */
 
-struct net_cidr;
+struct netaddr_cidr;
 
 struct daemon_opts {
-	const char *listen;           /* TCP "host:port"; NULL: off */
-	const char *socket;           /* Unix socket path; NULL: off */
-	const char *token;            /* required "token" field; NULL: none */
-	size_t max_line;              /* longest request line */
-	size_t max_memory;            /* the budget: requests and answers held */
-	const char *memory_from;      /* how max_memory was chosen, for the log */
-	int line_timeout;             /* seconds an unfinished line may take */
-	int write_timeout;            /* seconds an answer may wait for its reader */
-	const struct net_cidr *allow; /* TCP peers accepted; NULL: any */
+	const char *listen;               /* TCP "host:port"; NULL: off */
+	const char *socket;               /* Unix socket path; NULL: off */
+	const char *token;                /* required "token" field; NULL: none */
+	size_t max_line;                  /* longest request line */
+	size_t max_memory;                /* the budget: requests and answers held */
+	const char *memory_from;          /* how max_memory was chosen, for the log */
+	int line_timeout;                 /* seconds an unfinished line may take */
+	int write_timeout;                /* seconds an answer may wait for its reader */
+	const struct netaddr_cidr *allow; /* TCP peers accepted; NULL: any */
 	int nallow;
 	size_t max_output; /* per stream of a command */
 	int workers;       /* threads for in-process applets */

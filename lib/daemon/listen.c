@@ -17,7 +17,7 @@ int listen_tcp(struct daemon *d, const char *addr)
 	char err[256], shown[80];
 	int fd, e, one = 1;
 
-	if (net_addr_parse(addr, 1, &ss, &sl, err, sizeof(err))) {
+	if (netaddr_parse(addr, 1, &ss, &sl, err, sizeof(err))) {
 		dlog("listen tcp %s: %s", addr, err);
 		return -1;
 	}
@@ -37,7 +37,7 @@ int listen_tcp(struct daemon *d, const char *addr)
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl))
 		snprintf(shown, sizeof(shown), "%s", addr);
 	else
-		net_addr_format((struct sockaddr *)&ss, shown, sizeof(shown));
+		netaddr_format((struct sockaddr *)&ss, shown, sizeof(shown));
 	d->lis[d->nlis].fd = fd;
 	d->lis[d->nlis].is_unix = 0;
 	d->nlis++;

@@ -16,7 +16,6 @@
 #include "json.h"
 #include "reply.h"
 #include "shellwords.h"
-#include "util.h"
 
 /* Jobs and their arenas are recycled by the loop thread (the only one
  * that creates and frees them): no malloc or page faults per request. */

@@ -1,4 +1,4 @@
-/* applypatch.c - fuzz target: lib/applypatch.c's parser and updater.
+/* applypatch.c - fuzz target: lib/edit/applypatch.c's parser and updater.
  *
  * The input is a patch, then a NUL, then an old file. Property: the patch
  * parses or fails with a message; an UPDATE is applied to the old text or
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "applypatch.h"
+#include "edit.h"
 #include "arena.h"
 #include "buf.h"
 

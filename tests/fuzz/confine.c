@@ -20,7 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "fsutil.h"
+#include "confine.h"
+#include "ctx.h"
 #include "wickfs.h"
 
 static char base[PATH_MAX], root[PATH_MAX];

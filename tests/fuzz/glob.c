@@ -2,8 +2,8 @@
  *
  * Input: a pattern, a NUL, a name. Properties: no crash or hang on any
  * pattern; a name matches itself once every meta character is escaped
- * with a backslash (glob_match and, without '/' games, glob_match_path);
- * glob_match answers only 1, 0 or -1.
+ * with a backslash (globmatch and, without '/' games, globmatch_path);
+ * globmatch answers only 1, 0 or -1.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,17 +40,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pat = buf;
 	nul = memchr(buf, 0, size);
 	name = nul ? nul + 1 : buf + size;
-	r = glob_match(pat, name);
+	r = globmatch(pat, name);
 	if (r < -1 || r > 1)
 		abort();
-	r = glob_match_path(pat, name);
+	r = globmatch_path(pat, name);
 	if (r < -1 || r > 1)
 		abort();
-	(void)glob_is_path_pattern(pat);
-	(void)glob_match_entry(pat, name, name);
+	(void)globmatch_is_path_pattern(pat);
+	(void)globmatch_entry(pat, name, name);
 	esc = escaped(name);
 	if (esc) {
-		if (!strchr(name, '/') && glob_match(esc, name) != 1)
+		if (!strchr(name, '/') && globmatch(esc, name) != 1)
 			abort(); /* an escaped name must match itself */
 		free(esc);
 	}

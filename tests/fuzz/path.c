@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
-#include "util.h"
+#include "path.h"
 
 static void check_shape(const char *c)
 {

@@ -1,4 +1,4 @@
-/* regex.c - fuzz target: lib/regex, differential against the Pike VM.
+/* regex.c - fuzz target: lib/re, differential against the Pike VM.
  *
  * Input: one flags byte, a pattern up to the first NUL, then the subject.
  * The normal search (literal prefilters, lazy DFA, then the Pike VM for

@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 1) {
 		int h = snprintf(head, sizeof(head), "wickfs-journal 1 %llu %llu\n",
 				 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-		sha_hmac(key, sizeof(key), head, (size_t)h, data + 1, n, mac);
+		sha256_hmac(key, sizeof(key), head, (size_t)h, data + 1, n, mac);
 		memcpy(j, "seal ", 5);
 		for (i = 0; i < 32; i++)
 			snprintf(j + 5 + 2 * i, 3, "%02x", mac[i]);

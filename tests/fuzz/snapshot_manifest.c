@@ -1,5 +1,5 @@
 /* snapshot_manifest.c - fuzz target: the snapshot manifest parser
- * (snap_manifest_parse in lib/snapshot.c), which restore trusts.
+ * (snapshot_manifest_parse in lib/snapshot.c), which restore trusts.
  *
  * Properties: whatever parses has only clean relative paths (no "",
  * ".", ".." component, no leading or trailing '/'), strictly sorted,
@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i, j;
 
 	arena_init(&a);
-	if (!snap_manifest_parse(&a, (const char *)data, size, &m, err, sizeof(err))) {
+	if (!snapshot_manifest_parse(&a, (const char *)data, size, &m, err, sizeof(err))) {
 		for (i = 0; i < m.n; i++) {
 			const struct snap_ent *e = &m.v[i];
 			const char *slash = strrchr(e->path, '/');

@@ -28,8 +28,12 @@
 #       include/D.h; its files share private headers inside lib/D/. A name
 #       that is a C library header's (glob.h, regex.h) is flagged as such:
 #       that module needs another name
+#   structure.lib_prefixes          every name a lib object exports starts
+#       with its module's prefix: X_ for lib/X.c, D_ or F_ for lib/D/F.c,
+#       or wfs_ for an operation (what applets and the daemon ask of lib).
+#       The exceptions are listed below with their reason
 #
-# The first and last read the sources only; the other two need the objects
+# The first and the headers' check read the sources only; the others need the objects
 # of the build (make), and are skipped when those are missing or older than
 # their sources. A failure lists every offender on its line; a circle's
 # calls, with their symbols, follow on lines of their own.
@@ -292,4 +296,38 @@ if [ ${#missing[@]} = 0 ]; then
 	pass structure.lib_headers
 else
 	fail structure.lib_headers "${#missing[@]} missing: $(printf '%s\n' "${missing[@]}" | awk 'BEGIN { ORS = "" } { print (NR > 1 ? "; " : "") $0 }')"
+fi
+
+# ---- d. exported names carry the module's prefix ----
+# Exceptions: fmt.c replaces musl's printf family by name (the point of
+# it: a smaller binary); struct req's functions (req_*) belong to the
+# applet interface of lib/applet.c.
+allowed_fmt=" dprintf fprintf printf snprintf sprintf vdprintf vfprintf vprintf vsnprintf vsprintf "
+if [ $have_objs = 1 ]; then
+	bad=()
+	for f in "${lib_srcs[@]}"; do
+		o=$obj/${f%.c}.o
+		[ -f "$o" ] || continue
+		rel=${f#lib/}
+		file=$(basename "$rel" .c)
+		pfx="${file}_"
+		case $rel in */*) pfx="${rel%%/*}_ $pfx" ;; esac
+		[ "$file" = applet ] && pfx="$pfx req_"
+		for sym in $(nm -g --defined-only "$o" | awk '$2 ~ /^[TDBRC]$/ { print $3 }'); do
+			ok=0
+			[ "$sym" = "$file" ] && ok=1
+			for p in $pfx wfs_; do
+				case $sym in "$p"*) ok=1 ;; esac
+			done
+			[ "$file" = fmt ] && case $allowed_fmt in *" $sym "*) ok=1 ;; esac
+			[ $ok = 1 ] || bad+=("$f:$sym")
+		done
+	done
+	if [ ${#bad[@]} = 0 ]; then
+		pass structure.lib_prefixes
+	else
+		fail structure.lib_prefixes "${#bad[@]} names: ${bad[*]}"
+	fi
+else
+	skip structure.lib_prefixes "$why"
 fi

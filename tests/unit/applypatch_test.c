@@ -1,7 +1,7 @@
 /* applypatch_test.c - the "*** Begin Patch" format (include/applypatch.h):
  * the format's published examples, rewritten as data, and our rules. */
 #include <stdlib.h>
-#include "applypatch.h"
+#include "edit.h"
 #include "unit.h"
 
 static int parse(struct arena *a, const char *patch, struct applypatch_plan *plan,

@@ -1,7 +1,7 @@
 /* base64_test.c - standard padded base64 (RFC 4648) */
 #include <stdlib.h>
 #include "unit.h"
-#include "util.h"
+#include "base64.h"
 
 static const char *rfc[][2] = {
 	{"", ""},

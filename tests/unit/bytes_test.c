@@ -1,7 +1,7 @@
 /* bytes_test.c - bytes_find and bytes_count against plain loops */
 #include <stdlib.h>
 #include "unit.h"
-#include "util.h"
+#include "bytes.h"
 
 int main(void)
 {

@@ -1,4 +1,4 @@
-/* glob_test.c - glob_match (Go's filepath.Match) and glob_match_path */
+/* glob_test.c - globmatch (Go's filepath.Match) and globmatch_path */
 #include "globmatch.h"
 #include "unit.h"
 
@@ -181,7 +181,7 @@ static void table(const char *what, const struct mcase *c, size_t n,
 
 /* The exhaustive definition of a path pattern without braces, for short
  * inputs: "**" takes zero or more whole segments (trailing, everything
- * below), any other segment pattern exactly one segment, as glob_match. */
+ * below), any other segment pattern exactly one segment, as globmatch. */
 static int ref_path(const char *p, const char *s)
 {
 	const char *pe = strchr(p, '/'), *se = strchr(s, '/');
@@ -205,7 +205,7 @@ static int ref_path(const char *p, const char *s)
 	ps[pl] = 0;
 	memcpy(ss, s, sl);
 	ss[sl] = 0;
-	r = glob_match(ps, ss);
+	r = globmatch(ps, ss);
 	if (r <= 0)
 		return r;
 	if (!pe || !se)
@@ -213,7 +213,7 @@ static int ref_path(const char *p, const char *s)
 	return ref_path(pe + 1, se + 1);
 }
 
-/* glob_match_path against ref_path on random short patterns and paths. */
+/* globmatch_path against ref_path on random short patterns and paths. */
 static void against_reference(void)
 {
 	static const char *const pt[] = {"a", "b", "*", "**", "?", "a*", "*b", "[ab]", "", "x"};
@@ -240,7 +240,7 @@ static void against_reference(void)
 				strcat(path, "/");
 			strcat(path, ps[(seed >> 33) % 6]);
 		}
-		a = glob_match_path(pat, path);
+		a = globmatch_path(pat, path);
 		b = ref_path(pat, path);
 		if (a != b) {
 			unit_fail("glob.match_path.reference", "%s vs %s: got %d, the definition %d",
@@ -255,11 +255,11 @@ static void against_reference(void)
 int main(void)
 {
 	table("glob.match", match_cases, sizeof(match_cases) / sizeof(match_cases[0]),
-	      glob_match);
+	      globmatch);
 	table("glob.match_path", path_cases, sizeof(path_cases) / sizeof(path_cases[0]),
-	      glob_match_path);
+	      globmatch_path);
 
-	/* Plain patterns give the same answer through glob_match_path when
+	/* Plain patterns give the same answer through globmatch_path when
 	 * the name has no '/'. */
 	{
 		size_t i;
@@ -268,9 +268,9 @@ int main(void)
 			const struct mcase *c = &match_cases[i];
 			if (strchr(c->name, '/') || strchr(c->pat, '/') || strchr(c->pat, '{'))
 				continue;
-			if (glob_match_path(c->pat, c->name) != c->want) {
+			if (globmatch_path(c->pat, c->name) != c->want) {
 				unit_fail("glob.match_path.plain", "%s vs %s: got %d want %d",
-					  c->pat, c->name, glob_match_path(c->pat, c->name), c->want);
+					  c->pat, c->name, globmatch_path(c->pat, c->name), c->want);
 				bad = 1;
 				break;
 			}
@@ -279,22 +279,22 @@ int main(void)
 			unit_ok("glob.match_path.plain");
 	}
 
-	unit_check_int("glob.is_path[*.go]", 0, glob_is_path_pattern("*.go") != 0);
-	unit_check_int("glob.is_path[[a-z]?.c]", 0, glob_is_path_pattern("[a-z]?.c") != 0);
-	unit_check_int("glob.is_path[a/b]", 1, glob_is_path_pattern("a/*.go") != 0);
-	unit_check_int("glob.is_path[**]", 1, glob_is_path_pattern("**/*.go") != 0);
+	unit_check_int("glob.is_path[*.go]", 0, globmatch_is_path_pattern("*.go") != 0);
+	unit_check_int("glob.is_path[[a-z]?.c]", 0, globmatch_is_path_pattern("[a-z]?.c") != 0);
+	unit_check_int("glob.is_path[a/b]", 1, globmatch_is_path_pattern("a/*.go") != 0);
+	unit_check_int("glob.is_path[**]", 1, globmatch_is_path_pattern("**/*.go") != 0);
 	/* PROTOCOL section 4: only '/' and "**" make a path pattern; {a,b}
 	 * alone alternates on the base name. */
-	unit_check_int("glob.is_path[{a,b}]", 0, glob_is_path_pattern("*.{c,h}") != 0);
+	unit_check_int("glob.is_path[{a,b}]", 0, globmatch_is_path_pattern("*.{c,h}") != 0);
 	unit_check_int("glob.entry[{a,b} base name in a subdir]", 1,
-		       glob_match_entry("*.{c,h}", "src/deep/x.h", "x.h"));
+		       globmatch_entry("*.{c,h}", "src/deep/x.h", "x.h"));
 	unit_check_int("glob.entry[{a,b} no]", 0,
-		       glob_match_entry("*.{c,h}", "src/x.go", "x.go"));
+		       globmatch_entry("*.{c,h}", "src/x.go", "x.go"));
 	unit_check_int("glob.entry[path pattern uses rel]", 1,
-		       glob_match_entry("src/**/*.h", "src/deep/x.h", "x.h"));
+		       globmatch_entry("src/**/*.h", "src/deep/x.h", "x.h"));
 	unit_check_int("glob.entry[path pattern not base]", 0,
-		       glob_match_entry("*/x.h", "src/deep/x.h", "x.h"));
-	unit_check_int("glob.entry[bad]", -1, glob_match_entry("[x", "a", "a"));
+		       globmatch_entry("*/x.h", "src/deep/x.h", "x.h"));
+	unit_check_int("glob.entry[bad]", -1, globmatch_entry("[x", "a", "a"));
 
 	against_reference();
 	/* Many "**" over many directories: each "**" used to try every split
@@ -305,13 +305,13 @@ int main(void)
 		for (i = 0; i < 40; i++)
 			strcat(pat, "**/");
 		strcat(pat, "y");
-		unit_check_int("glob.match_path.doublestar_chain_miss", 0, glob_match_path(pat, path));
+		unit_check_int("glob.match_path.doublestar_chain_miss", 0, globmatch_path(pat, path));
 		pat[strlen(pat) - 1] = 'x';
-		unit_check_int("glob.match_path.doublestar_chain_hit", 1, glob_match_path(pat, path));
+		unit_check_int("glob.match_path.doublestar_chain_hit", 1, globmatch_path(pat, path));
 		unit_check_int("glob.match_path.doublestars_between", 1,
-			       glob_match_path("**/b/**/**/f/**/l/**/x", path));
+			       globmatch_path("**/b/**/**/f/**/l/**/x", path));
 		unit_check_int("glob.match_path.doublestars_between_miss", 0,
-			       glob_match_path("**/b/**/**/f/**/b/**/x", path));
+			       globmatch_path("**/b/**/**/f/**/b/**/x", path));
 	}
 	/* {a,b} expansions are bounded: eight groups of ten alternatives
 	 * (10^8) are refused as a bad pattern. */
@@ -321,9 +321,9 @@ int main(void)
 		for (i = 0; i < 8; i++)
 			strcat(pat, "{,,,,,,,,,}");
 		strcat(pat, "x");
-		unit_check_int("glob.match_path.brace_bound", -1, glob_match_path(pat, "y"));
+		unit_check_int("glob.match_path.brace_bound", -1, globmatch_path(pat, "y"));
 		unit_check_int("glob.match_path.brace_small", 1,
-			       glob_match_path("{a,b}{c,d}{e,f}{g,h}.{x,y}", "bcfg.y"));
+			       globmatch_path("{a,b}{c,d}{e,f}{g,h}.{x,y}", "bcfg.y"));
 	}
 
 	/* Long names and patterns do not crash or take long. */
@@ -334,8 +334,8 @@ int main(void)
 		memset(pat, '*', 2001);
 		pat[2001] = 0;
 		pat[2000] = 'b';
-		unit_check_int("glob.match.long_stars", 0, glob_match(pat, name));
-		unit_check_int("glob.match.long_name", 1, glob_match("a*a", name));
+		unit_check_int("glob.match.long_stars", 0, globmatch(pat, name));
+		unit_check_int("glob.match.long_name", 1, globmatch("a*a", name));
 	}
 	return unit_done();
 }

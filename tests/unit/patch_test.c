@@ -1,6 +1,6 @@
 /* patch_test.c - find-and-replace edits and their helpers (include/patch.h) */
 #include <stdlib.h>
-#include "patch.h"
+#include "edit.h"
 #include "unit.h"
 
 #define E(o, n)                                    \

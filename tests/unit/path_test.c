@@ -1,6 +1,6 @@
 /* path_test.c - path_clean, path_base against Go's path/filepath */
 #include "unit.h"
-#include "util.h"
+#include "path.h"
 
 /* filepath.Clean on Unix: Go's documented results. */
 static const char *clean_cases[][2] = {

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "re.h"
-#include "../../lib/regex/re_int.h"
+#include "../../lib/re/re_int.h"
 
 #define UCD "/usr/share/unicode"
 #define NCP 0x110000

@@ -1,4 +1,4 @@
-/* regex_test.c - table tests for the regex engine (lib/regex)
+/* regex_test.c - table tests for the regex engine (lib/re)
  *
  * Each row: pattern, flags, input, search offset, expected match [ms,me),
  * NO for no match, or ERR for a compile error (with a fragment the message

@@ -10,7 +10,7 @@
 #include "json.h"
 #include "re.h"
 #include "unit.h"
-#include "util.h"
+#include "bytes.h"
 
 #define MAXN 80
 

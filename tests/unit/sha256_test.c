@@ -8,13 +8,13 @@ static const char *digest(const void *p, size_t n, size_t piece)
 {
 	static char hex[65];
 	unsigned char out[32];
-	struct sha s;
+	struct sha256 s;
 	size_t i;
 
-	sha_init(&s);
+	sha256_init(&s);
 	for (i = 0; i < n; i += piece)
-		sha_add(&s, (const char *)p + i, n - i < piece ? n - i : piece);
-	sha_end(&s, out);
+		sha256_add(&s, (const char *)p + i, n - i < piece ? n - i : piece);
+	sha256_end(&s, out);
 	for (i = 0; i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", out[i]);
 	return hex;
@@ -26,7 +26,7 @@ static const char *hmac_hex(const char *key, size_t klen, const char *a, const c
 	unsigned char out[32];
 	size_t i;
 
-	sha_hmac((const unsigned char *)key, klen, a, strlen(a), b, strlen(b), out);
+	sha256_hmac((const unsigned char *)key, klen, a, strlen(a), b, strlen(b), out);
 	for (i = 0; i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", out[i]);
 	return hex;

@@ -1,6 +1,6 @@
 /* utf8_test.c - UTF-8 validation and decoding with Go's rules */
 #include "unit.h"
-#include "util.h"
+#include "utf8.h"
 
 struct vcase {
 	const char *s;

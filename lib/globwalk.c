@@ -5,8 +5,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "globwalk.h"
 #include "globmatch.h"
-#include "util.h"
+#include "ctx.h"
 #include "walk.h"
 
 struct glob_state {
@@ -44,7 +45,7 @@ static int glob_visit(void *arg, const struct walk_ent *e)
 
 	if (!type_ok(g, e))
 		return WALK_CONTINUE;
-	m = glob_match_entry(g->o->pattern, e->depth ? e->rel : e->name, e->name);
+	m = globmatch_entry(g->o->pattern, e->depth ? e->rel : e->name, e->name);
 	if (m <= 0)
 		return WALK_CONTINUE;
 	if (arena_grow(g->c->arena, &g->files, &g->cap, g->n + 1, sizeof(*g->files)) ||
@@ -107,7 +108,7 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	g.c = c;
 	g.o = o;
 	res->errors = NULL;
-	if (glob_match_path(o->pattern, "") < 0)
+	if (globmatch_path(o->pattern, "") < 0)
 		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [ or {, a trailing \\, "
 				   "or over %d {a,b} expansions",
 				o->pattern, GLOB_BRACE_MAX);

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "re.h"
-#include "util.h"
+#include "utf8.h"
 
 #define RE_MAXREP 1000       /* largest {n,m} count, as RE2 */
 #define RE_MAXDEPTH 1000     /* nesting of groups */
@@ -37,12 +37,12 @@ struct rclass {
 	int n, cap;
 	int oom;
 };
-void cls_add(struct rclass *c, uint32_t lo, uint32_t hi);
-void cls_norm(struct rclass *c);
-void cls_negate(struct rclass *c);
-void cls_fold(struct rclass *c);
-void cls_free(struct rclass *c);
-int cls_has(const struct rclass *c, uint32_t cp);
+void class_add(struct rclass *c, uint32_t lo, uint32_t hi);
+void class_norm(struct rclass *c);
+void class_negate(struct rclass *c);
+void class_fold(struct rclass *c);
+void class_free(struct rclass *c);
+int class_has(const struct rclass *c, uint32_t cp);
 uint32_t re_foldnext(uint32_t c);
 
 /* ---- AST ---- */
@@ -261,10 +261,10 @@ struct litset {
 	uint8_t fp[3][256];
 	uint8_t nib[3][2][16];
 };
-void pf_extract(const struct ast *a, struct litset *ls);
+void prefilter_extract(const struct ast *a, struct litset *ls);
 /* First place in s[from..n) where a literal occurs, or n; *len its size */
-size_t pf_find(const struct litset *ls, const unsigned char *s, size_t n,
-	       size_t from, size_t *len);
+size_t prefilter_find(const struct litset *ls, const unsigned char *s, size_t n,
+		      size_t from, size_t *len);
 
 /* ---- lazy DFA ---- */
 struct dfa;

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "applypatch.h"
-#include "filelock.h"
-#include "fsutil.h"
-#include "textops.h"
+#include "confine.h"
+#include "ctx.h"
+#include "edit.h"
+#include "fs.h"
 
 #define OP "apply-patch"
 
@@ -165,7 +165,7 @@ static int commit_all(struct wfs_ctx *c, struct slot *s, size_t n)
 		if (s[i].path != f->path || !gone)
 			continue;
 		if (unlinkat(s[i].l.dirfd, s[i].l.name, 0)) {
-			fs_fail_errno(c, OP, s[i].path, errno);
+			wfs_fail_errno(c, OP, s[i].path, errno);
 			return at_line(c, f->patch_line);
 		}
 	}

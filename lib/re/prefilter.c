@@ -244,7 +244,7 @@ static int simd_level(void)
 }
 #endif
 
-void pf_extract(const struct ast *a, struct litset *ls)
+void prefilter_extract(const struct ast *a, struct litset *ls)
 {
 	struct litbuf b;
 	int pure = 1, setpure = 1, j, k, x;
@@ -545,8 +545,8 @@ static int teddy(const struct litset *ls, const unsigned char *s, size_t n,
 #endif
 
 /* First place in s[from..n) where a literal occurs, or n. */
-size_t pf_find(const struct litset *ls, const unsigned char *s, size_t n,
-	       size_t from, size_t *len)
+size_t prefilter_find(const struct litset *ls, const unsigned char *s, size_t n,
+		      size_t from, size_t *len)
 {
 	size_t c = from;
 	unsigned bits;

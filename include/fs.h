@@ -1,13 +1,25 @@
-/* fsutil.h - file helpers shared by the operations */
-#ifndef WFS_FSUTIL_H
-#define WFS_FSUTIL_H
+/* fs.h - ls, read, and the file helpers the operations share (lib/fs.c) */
+#ifndef WFS_FS_H
+#define WFS_FS_H
 
 #include <stddef.h>
 #include <sys/stat.h>
-#include "wickfs.h"
+#include "ctx.h"
 
-/* Go-style error text: "op path: no such file or directory". */
-int fs_fail_errno(struct wfs_ctx *c, const char *op, const char *path, int err);
+/* ls */
+struct wfs_dirent {
+	const char *name;
+	const char *type; /* "file", "dir" or "symlink" */
+	const char *kind; /* what else a "file" is, as stat names it (a fifo,
+			     socket, device); NULL for a regular file */
+	long long size;   /* from lstat */
+};
+int wfs_ls(struct wfs_ctx *c, const char *path, struct wfs_dirent **ents,
+	   size_t *n);
+
+/* read: the whole file; refuses FIFOs, sockets and devices. */
+int wfs_read(struct wfs_ctx *c, const char *path, char **data, size_t *len);
+
 /* "fifo", "socket", "character device", ... for a mode. */
 const char *fs_type_name(mode_t m);
 /* Open a regular file for reading without ever blocking on a FIFO or
@@ -31,19 +43,6 @@ int fs_openat_raw(int dirfd, const char *name, int flags);
 int fs_regular_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
 		  struct stat *st);
 
-/* Beneath a directory (confine.c). rel must be resolved: no "..", no
- * symlinks; a symlink met on the way was swapped in since, and fails with
- * EXDEV. openat2 RESOLVE_BENEATH, or without it (ENOSYS, or EPERM from a
- * seccomp profile) a walk of O_NOFOLLOW opens from dirfd. -1 with errno. */
-int confine_openat(int dirfd, const char *rel, int flags, mode_t mode);
-/* The directory rel beneath dirfd, opened O_PATH component by component
- * without following links; missing ones are made (0755) when create. */
-int confine_dirat(int dirfd, const char *rel, int create);
-/* Resolve path (as confine_check) and open the result beneath root
- * (through rootfd when >= 0): fd, or -1 with errno; EXDEV with the reason
- * in why for a refusal. Quiet, for any thread. */
-int confine_open(const char *root, int rootfd, const char *path, int flags,
-		 char *why, size_t whylen);
 /* A directory opened for listing: beneath the root when confined. */
 int fs_open_dir(struct wfs_ctx *c, const char *op, const char *path);
 /* The same, made first (with its parents) when missing: beneath the

@@ -5,7 +5,7 @@
 
 #define MAXRUNE 0x10ffffu
 
-void cls_add(struct rclass *c, uint32_t lo, uint32_t hi)
+void class_add(struct rclass *c, uint32_t lo, uint32_t hi)
 {
 	uint32_t(*r)[2];
 	int cap;
@@ -34,7 +34,7 @@ static int cmp_range(const void *a, const void *b)
 	return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-void cls_norm(struct rclass *c)
+void class_norm(struct rclass *c)
 {
 	int i, k = 0;
 
@@ -54,32 +54,32 @@ void cls_norm(struct rclass *c)
 	c->n = k + 1;
 }
 
-void cls_negate(struct rclass *c)
+void class_negate(struct rclass *c)
 {
 	struct rclass t = {0};
 	uint32_t next = 0;
 	int i;
 
-	cls_norm(c);
+	class_norm(c);
 	for (i = 0; i < c->n; i++) {
 		if (c->r[i][0] > next)
-			cls_add(&t, next, c->r[i][0] - 1);
+			class_add(&t, next, c->r[i][0] - 1);
 		next = c->r[i][1] + 1;
 	}
 	if (next <= MAXRUNE)
-		cls_add(&t, next, MAXRUNE);
+		class_add(&t, next, MAXRUNE);
 	t.oom |= c->oom;
-	cls_free(c);
+	class_free(c);
 	*c = t;
 }
 
-void cls_free(struct rclass *c)
+void class_free(struct rclass *c)
 {
 	free(c->r);
 	memset(c, 0, sizeof(*c));
 }
 
-int cls_has(const struct rclass *c, uint32_t cp)
+int class_has(const struct rclass *c, uint32_t cp)
 {
 	int lo = 0, hi = c->n, m;
 
@@ -124,33 +124,33 @@ static void fold_step(const struct rclass *c, struct rclass *out)
 			if (lo > hi)
 				continue;
 			if (f->stride == 1) {
-				cls_add(out, lo + (uint32_t)f->delta,
-					hi + (uint32_t)f->delta);
+				class_add(out, lo + (uint32_t)f->delta,
+					  hi + (uint32_t)f->delta);
 				continue;
 			}
 			x = lo + (f->stride - (lo - f->lo) % f->stride) %
 					 f->stride;
 			for (; x <= hi; x += f->stride)
-				cls_add(out, x + (uint32_t)f->delta,
-					x + (uint32_t)f->delta);
+				class_add(out, x + (uint32_t)f->delta,
+					  x + (uint32_t)f->delta);
 		}
 	}
 }
 
 /* Close c under simple case folding: orbits have at most 4 members. */
-void cls_fold(struct rclass *c)
+void class_fold(struct rclass *c)
 {
 	struct rclass add = {0};
 	int round, i;
 
-	cls_norm(c);
+	class_norm(c);
 	for (round = 0; round < 3; round++) {
 		add.n = 0;
 		fold_step(c, &add);
 		for (i = 0; i < add.n; i++)
-			cls_add(c, add.r[i][0], add.r[i][1]);
+			class_add(c, add.r[i][0], add.r[i][1]);
 		c->oom |= add.oom;
-		cls_norm(c);
+		class_norm(c);
 	}
-	cls_free(&add);
+	class_free(&add);
 }

@@ -8,11 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "applypatch.h"
-#include "filelock.h"
-#include "fsutil.h"
-#include "patch.h"
-#include "textops.h"
+#include "ctx.h"
+#include "edit.h"
+#include "fs.h"
 
 /* What update() makes of a file's text: patch's edits, or the lines
  * edit --insert-line puts after line `after` (edits NULL). */

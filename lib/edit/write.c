@@ -19,11 +19,11 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "filelock.h"
+#include "confine.h"
+#include "ctx.h"
+#include "edit.h"
+#include "fs.h"
 #include "fsops.h"
-#include "fsutil.h"
-#include "patch.h"
-#include "util.h"
 
 static int mkdir_parents(struct wfs_ctx *c, const char *op, char *dir)
 {
@@ -39,12 +39,12 @@ static int mkdir_parents(struct wfs_ctx *c, const char *op, char *dir)
 		if (mkdir(dir, 0755) && errno != EEXIST) {
 			int e = errno;
 			*s = '/';
-			return fs_fail_errno(c, op, dir, e);
+			return wfs_fail_errno(c, op, dir, e);
 		}
 		*s = '/';
 	}
 	if (mkdir(dir, 0755) && errno != EEXIST)
-		return fs_fail_errno(c, op, dir, errno);
+		return wfs_fail_errno(c, op, dir, errno);
 	return 0;
 }
 
@@ -76,14 +76,14 @@ static int open_dir(struct wfs_ctx *c, const char *op, const char *target,
 		fd = wfs_confined_dir(c, op, dir, create);
 		/* a parent that is a file: name the whole path, as open does */
 		if (fd < 0 && errno == ENOTDIR)
-			return fs_fail_errno(c, op, target, ENOTDIR);
+			return wfs_fail_errno(c, op, target, ENOTDIR);
 		return fd;
 	}
 	if (create && mkdir_parents(c, op, dir))
 		return -1;
 	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return fs_fail_errno(c, op, target, errno);
+		return wfs_fail_errno(c, op, target, errno);
 	return fd;
 }
 
@@ -112,7 +112,7 @@ static int lock_current(struct wfs_ctx *c, const char *op, int dirfd,
 			if (e == ELOOP && nofollow)
 				return wfs_fail(c, "%s %s: a symlink leads outside the workspace root %s (it changed while being opened)",
 						op, path, c->root);
-			return fs_fail_errno(c, op, path, e);
+			return wfs_fail_errno(c, op, path, e);
 		}
 		if (fs_regular_fd(c, op, path, fd, st) < 0)
 			return -1;
@@ -292,7 +292,7 @@ int wfs_stage(struct wfs_ctx *c, const char *op, int dirfd, const char *target,
 	if (!tries)
 		return 0;
 	if (tries < 0)
-		return fs_fail_errno(c, op, target, e);
+		return wfs_fail_errno(c, op, target, e);
 	for (tries = 0; tries < 100; tries++) {
 		*tmp = tmp_name(c, tries);
 		if (!*tmp)
@@ -311,14 +311,14 @@ int wfs_stage(struct wfs_ctx *c, const char *op, int dirfd, const char *target,
 				op, target, wfs_strerror(errno, msg, sizeof(msg)));
 	}
 	if (fd < 0)
-		return fs_fail_errno(c, op, target, errno);
+		return wfs_fail_errno(c, op, target, errno);
 	e = fill_tmp(fd, data, len, old);
 	if (close(fd) && !e)
 		e = errno;
 	if (!e)
 		return 0;
 	unlinkat(dirfd, *tmp, 0);
-	return fs_fail_errno(c, op, target, e);
+	return wfs_fail_errno(c, op, target, e);
 }
 
 /* Rename the staged tmp over name (by name in the directory opened
@@ -347,7 +347,7 @@ static int commit_as(struct wfs_ctx *c, const char *op, int dirfd,
 		return 0;
 	e = errno;
 	unlinkat(dirfd, tmp, 0);
-	return fs_fail_errno(c, op, target, e);
+	return wfs_fail_errno(c, op, target, e);
 }
 
 static int replace_file(struct wfs_ctx *c, const char *op, int dirfd,
@@ -381,7 +381,7 @@ int wfs_write(struct wfs_ctx *c, const char *path, const char *data,
 		return -1;
 	fd = lock_current(c, "write", dirfd, name, target, &st);
 	if (no_clobber && (fd >= 0 || fd == -3))
-		rc = fs_fail_errno(c, "write", path, EEXIST);
+		rc = wfs_fail_errno(c, "write", path, EEXIST);
 	else
 		rc = fd == -1 ? -1
 			      : replace_file(c, "write", dirfd, name, target, data, len,
@@ -517,7 +517,7 @@ int wfs_lock_file(struct wfs_ctx *c, const char *op, const char *path,
 		return -1;
 	l->dirfd = open_dir(c, op, l->target, create, &l->name);
 	if (l->dirfd < 0)
-		return errno == ENOENT ? fs_fail_errno(c, op, path, ENOENT) : -1;
+		return errno == ENOENT ? wfs_fail_errno(c, op, path, ENOENT) : -1;
 	l->fd = lock_current(c, op, l->dirfd, l->name, l->target, &l->st);
 	if (l->fd >= 0)
 		return 0;
@@ -526,7 +526,7 @@ int wfs_lock_file(struct wfs_ctx *c, const char *op, const char *path,
 		return 0; /* no file: it will be made */
 	}
 	if (l->fd != -1)
-		fs_fail_errno(c, op, path, l->fd == -2 ? ENOENT : EACCES);
+		wfs_fail_errno(c, op, path, l->fd == -2 ? ENOENT : EACCES);
 	l->fd = -1;
 	wfs_unlock(l);
 	return -1;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "patch.h"
+#include "edit.h"
 
 #define BOM "\xef\xbb\xbf"
 

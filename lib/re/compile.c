@@ -355,7 +355,7 @@ static uint32_t comp_class(struct comp *c, const struct rclass *cls,
 	for (i = 0; i < t.n; i++)
 		free(t.node[i].e);
 	free(t.node);
-	if (pc != BAD && cls_has(cls, 0xfffd))
+	if (pc != BAD && class_has(cls, 0xfffd))
 		pc = emit(c, OP_SPLIT, 0, pc, emit_invalid(c, next));
 	return c->failed ? BAD : pc;
 }
@@ -381,12 +381,12 @@ static uint32_t comp_lit(struct comp *c, const struct node *n, uint32_t next)
 		uint32_t r = (uint32_t)n->rune, x = r, pc;
 
 		do {
-			cls_add(&cls, x, x);
+			class_add(&cls, x, x);
 			x = re_foldnext(x);
 		} while (x != r && cls.n < 8);
-		cls_norm(&cls);
+		class_norm(&cls);
 		pc = cls.oom ? BAD : comp_class(c, &cls, next);
-		cls_free(&cls);
+		class_free(&cls);
 		return pc;
 	}
 	k = (int)utf8_encode((char *)b, (unsigned)n->rune);

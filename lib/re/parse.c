@@ -99,7 +99,7 @@ void re_ast_free(struct ast *a)
 
 	for (n = a->all; n; n = next) {
 		next = n->allnext;
-		cls_free(&n->cls);
+		class_free(&n->cls);
 		free(n);
 	}
 	memset(a, 0, sizeof(*a));
@@ -147,7 +147,7 @@ static int starts(struct parser *p, const char *s)
 
 /* ---- classes ---- */
 
-static void cls_remove(struct rclass *c, uint32_t x)
+static void class_remove(struct rclass *c, uint32_t x)
 {
 	int i;
 
@@ -166,27 +166,27 @@ static void cls_remove(struct rclass *c, uint32_t x)
 			uint32_t hi = c->r[i][1];
 
 			c->r[i][1] = x - 1;
-			cls_add(c, x + 1, hi);
-			cls_norm(c);
+			class_add(c, x + 1, hi);
+			class_norm(c);
 		}
 		return;
 	}
 }
 
 /* Fold (under (?i)) and negate a finished set, add it to dst. */
-static void cls_merge(struct parser *p, struct rclass *dst, struct rclass *src,
-		      int neg)
+static void class_merge(struct parser *p, struct rclass *dst, struct rclass *src,
+			int neg)
 {
 	int i;
 
 	if (p->fl & PF_I)
-		cls_fold(src);
+		class_fold(src);
 	if (neg)
-		cls_negate(src);
+		class_negate(src);
 	for (i = 0; i < src->n; i++)
-		cls_add(dst, src->r[i][0], src->r[i][1]);
+		class_add(dst, src->r[i][0], src->r[i][1]);
 	dst->oom |= src->oom;
-	cls_free(src);
+	class_free(src);
 }
 
 static const struct {
@@ -212,7 +212,7 @@ static const struct {
 static void add_pairs(struct rclass *c, const char *r)
 {
 	for (; r[0]; r += 2)
-		cls_add(c, (unsigned char)r[0], (unsigned char)r[1]);
+		class_add(c, (unsigned char)r[0], (unsigned char)r[1]);
 }
 
 /* [:alpha:] at p->pos; 1 parsed, 0 not a POSIX class */
@@ -237,8 +237,8 @@ static int parse_posix(struct parser *p, struct rclass *dst)
 		add_pairs(&t, posix[i].r);
 		if (!strcmp(posix[i].name, "ascii") ||
 		    !strcmp(posix[i].name, "cntrl"))
-			cls_add(&t, 0, 0);
-		cls_merge(p, dst, &t, neg);
+			class_add(&t, 0, 0);
+		class_merge(p, dst, &t, neg);
 		p->pos = (size_t)(end + 2 - p->pat);
 		return 1;
 	}
@@ -268,7 +268,7 @@ static void add_table(const struct re_unitab *u, struct rclass *t)
 	for (i = 0; i < u->n; i++) {
 		lo = prev + read_varint(&d);
 		prev = lo + read_varint(&d);
-		cls_add(t, lo, prev);
+		class_add(t, lo, prev);
 		prev++;
 	}
 }
@@ -282,7 +282,7 @@ static int unicode_class(const char *name, size_t n, struct rclass *t)
 	int i, found = 0;
 
 	if (n == 3 && !memcmp(name, "Any", 3)) {
-		cls_add(t, 0, 0x10ffff);
+		class_add(t, 0, 0x10ffff);
 		return 1;
 	}
 	for (i = 0; i < re_nunitab; i++) {
@@ -379,14 +379,14 @@ static int parse_uniclass(struct parser *p, size_t start, int neg,
 		       ESC_ERR;
 	}
 	if (!unicode_class(name, n, &t)) {
-		cls_free(&t);
+		class_free(&t);
 		return perr(p, start,
 			    "unknown Unicode class `%.*s` (not a general "
 			    "category or script)",
 			    (int)(p->pos - start), p->pat + start),
 		       ESC_ERR;
 	}
-	cls_merge(p, dst, &t, neg);
+	class_merge(p, dst, &t, neg);
 	return ESC_CLASS;
 }
 
@@ -437,17 +437,17 @@ static int parse_escape(struct parser *p, int inclass, int32_t *r,
 	case 'd':
 	case 'D':
 		add_pairs(&t, "09");
-		cls_merge(p, cls, &t, c == 'D');
+		class_merge(p, cls, &t, c == 'D');
 		return ESC_CLASS;
 	case 's':
 	case 'S':
 		add_pairs(&t, "\t\n\f\r  ");
-		cls_merge(p, cls, &t, c == 'S');
+		class_merge(p, cls, &t, c == 'S');
 		return ESC_CLASS;
 	case 'w':
 	case 'W':
 		add_pairs(&t, "09AZaz__");
-		cls_merge(p, cls, &t, c == 'W');
+		class_merge(p, cls, &t, c == 'W');
 		return ESC_CLASS;
 	case 'p':
 	case 'P':
@@ -506,9 +506,9 @@ static int class_item(struct parser *p, int32_t *r, struct rclass *cls)
 
 static void finish_class(struct parser *p, struct rclass *c)
 {
-	cls_norm(c);
+	class_norm(c);
 	if (p->reflags & RE_LINE)
-		cls_remove(c, '\n');
+		class_remove(c, '\n');
 }
 
 static struct node *parse_class(struct parser *p)
@@ -528,7 +528,7 @@ static struct node *parse_class(struct parser *p)
 		size_t ipos = p->pos;
 
 		if (p->pos >= p->len) {
-			cls_free(&raw);
+			class_free(&raw);
 			return perr(p, p->len, "missing closing ] for the [ "
 					       "at position %zu",
 				    start);
@@ -549,7 +549,7 @@ static struct node *parse_class(struct parser *p)
 			if (k == ESC_ERR)
 				break;
 			if (k != ESC_RUNE || hi < lo) {
-				cls_free(&raw);
+				class_free(&raw);
 				return perr(p, ipos,
 					    "invalid character class range: "
 					    "`%.*s`",
@@ -557,14 +557,14 @@ static struct node *parse_class(struct parser *p)
 					    p->pat + ipos);
 			}
 		}
-		cls_add(&raw, (uint32_t)lo, (uint32_t)hi);
+		class_add(&raw, (uint32_t)lo, (uint32_t)hi);
 	}
 	if (p->failed) {
-		cls_free(&raw);
+		class_free(&raw);
 		return NULL;
 	}
 	p->pos++;
-	cls_merge(p, &n->cls, &raw, neg);
+	class_merge(p, &n->cls, &raw, neg);
 	finish_class(p, &n->cls);
 	if (n->cls.oom)
 		return perr(p, start, "out of memory");
@@ -576,7 +576,7 @@ static struct node *class_node(struct parser *p, struct rclass *c)
 	struct node *n = newnode(p, N_CLASS);
 
 	if (!n) {
-		cls_free(c);
+		class_free(c);
 		return NULL;
 	}
 	n->cls = *c;
@@ -598,7 +598,7 @@ static struct node *lit_node(struct parser *p, int32_t r, int raw)
 	if (!raw && r >= 0xd800 && r <= 0xdfff)
 		return class_node(p, &c);
 	if (!raw && r == 0xfffd) {
-		cls_add(&c, 0xfffd, 0xfffd);
+		class_add(&c, 0xfffd, 0xfffd);
 		return class_node(p, &c);
 	}
 	n = newnode(p, N_LIT);
@@ -776,9 +776,9 @@ static struct node *parse_atom(struct parser *p, int *none)
 		return parse_class(p);
 	case '.':
 		p->pos++;
-		cls_add(&c, 0, 0x10ffff);
+		class_add(&c, 0, 0x10ffff);
 		if (!(p->fl & PF_S))
-			cls_remove(&c, '\n');
+			class_remove(&c, '\n');
 		return class_node(p, &c);
 	case '^':
 		p->pos++;
@@ -789,7 +789,7 @@ static struct node *parse_atom(struct parser *p, int *none)
 	case '\\':
 		k = parse_escape(p, 0, &r, &c, &ak);
 		if (k == ESC_ERR) {
-			cls_free(&c);
+			class_free(&c);
 			return NULL;
 		}
 		if (k == ESC_ASSERT)

@@ -31,7 +31,7 @@ struct re *re_compile(const char *pat, size_t len, unsigned flags, char *err,
 	}
 	re->flags = flags;
 	r = re_compile_prog(&a, &re->prog);
-	pf_extract(&a, &re->pf);
+	prefilter_extract(&a, &re->pf);
 	re_ast_free(&a);
 	if (r) {
 		re_errf(err, errlen, pat, len, 0, r == -2 ? "out of memory" : "pattern too large (more than %d instructions after "
@@ -139,7 +139,7 @@ static int line_search(struct re *re, const unsigned char *s, size_t n,
 	int r;
 
 	for (;;) {
-		p = pf_find(&re->pf, s, n, pos, &len);
+		p = prefilter_find(&re->pf, s, n, pos, &len);
 		if (p >= n)
 			return 0;
 		ls = p;
@@ -221,7 +221,7 @@ int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 		return run_pike(re, u, n, from, ms ? ms : &dummy, me);
 	if (re->pf.n) {
 		if (re->pf.pure) {
-			p = pf_find(&re->pf, u, n, from, &len);
+			p = prefilter_find(&re->pf, u, n, from, &len);
 			if (p >= n)
 				return 0;
 			if (ms)
@@ -231,7 +231,7 @@ int re_search(struct re *re, const char *s, size_t n, size_t from, size_t *ms,
 		}
 		if (re->flags & RE_LINE)
 			return line_search(re, u, n, from, ms, me);
-		if (pf_find(&re->pf, u, n, from, &len) >= n)
+		if (prefilter_find(&re->pf, u, n, from, &len) >= n)
 			return 0;
 	}
 	return dfa_then_pike(re, u, n, from, ms, me);

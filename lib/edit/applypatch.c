@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "applypatch.h"
+#include "edit.h"
 
 /* ---- the patch, line by line ---- */
 
