@@ -22,6 +22,7 @@
 #include <string.h>
 #define FOR_diff
 #include "applet.h"
+#include "text.h"
 #include "diff.h"
 #include "json.h"
 
@@ -62,4 +63,18 @@ int diff_main(struct req *r)
 	}
 	diff_free(&d);
 	return reply_ok_end(r);
+}
+
+/* A plain unified diff; as diff(1): 0 when the files are the same, 1
+ * when they differ, 2 on trouble. */
+int diff_text(struct req *r, int ok, const struct json_val *v)
+{
+	const struct json_val *d;
+
+	if (!ok)
+		return text_error(r, v->str) + 1;
+	d = json_get(v, "diff");
+	if (d && d->type == JSON_STR)
+		buf_add(r->out, d->str, d->len);
+	return d && d->type == JSON_STR && d->len ? 1 : 0;
 }

@@ -26,6 +26,29 @@
 #include "applet.h"
 #include "reply.h"
 
+/* Text mode: the command's output as it wrote it, its exit status as
+ * ours (a signal as a shell reports it, 128 + N; a timeout 124), and what
+ * was cut or stopped said on stderr. */
+static int exec_text_out(struct req *r, struct wfs_exec_result *res)
+{
+	int rc = res->exit_code;
+
+	r->text_done = 1;
+	buf_add(r->out, res->out.p, res->out.len);
+	buf_add(r->err, res->err.p, res->err.len);
+	if (res->out_truncated || res->err_truncated)
+		buf_printf(r->err, "wickfs exec: output cut at %lld bytes a stream (--max-output)\n",
+			   opt_num(r, OPT_max_output));
+	if (res->timed_out)
+		buf_printf(r->err, "wickfs exec: timed out after %lld s, killed\n",
+			   opt_num(r, OPT_timeout));
+	if (rc < 0)
+		rc = res->signal > 0 ? 128 + res->signal : 137;
+	buf_free(&res->out);
+	buf_free(&res->err);
+	return rc;
+}
+
 int exec_main(struct req *r)
 {
 	struct wfs_exec_opts o = {0};
@@ -55,6 +78,8 @@ int exec_main(struct req *r)
 		return reply_ctx_error(r);
 	}
 	buf_free(&cmd);
+	if (r->text)
+		return exec_text_out(r, &res);
 	run = reply_run_of(&res);
 	reply_exec(r->out, &run, REPLY_LINE_MAX);
 	buf_free(&res.out);

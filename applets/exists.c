@@ -14,6 +14,7 @@
  */
 #define FOR_exists
 #include "applet.h"
+#include "text.h"
 #include "fsops.h"
 #include "json.h"
 
@@ -34,4 +35,20 @@ int exists_main(struct req *r)
 	}
 	buf_putc(r->out, '}');
 	return reply_ok_end(r);
+}
+
+/* An assertion for a CI step: 0 and "PATH: TYPE" when it exists, 1 and
+ * the cause on stderr when not, 2 when that could not be told. */
+int exists_text(struct req *r, int ok, const struct json_val *v)
+{
+	const char *path = text_str(v, "path"), *type = text_str(v, "type");
+
+	if (!ok)
+		return text_error(r, v->str) + 1;
+	if (!text_bool(v, "exists")) {
+		buf_printf(r->err, "wickfs exists: %s: no such file or directory\n", path ? path : "");
+		return 1;
+	}
+	buf_printf(r->out, "%s: %s\n", path ? path : "", type ? type : "exists");
+	return 0;
 }

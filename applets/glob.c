@@ -26,6 +26,7 @@
 #include <string.h>
 #define FOR_glob
 #include "applet.h"
+#include "text.h"
 #include "json.h"
 #include "walk.h"
 
@@ -65,4 +66,27 @@ int glob_main(struct req *r)
 	walk_errors_json(r->out, res.errors);
 	buf_putc(r->out, '}');
 	return reply_ok_end(r);
+}
+
+/* One path a line; what was cut or could not be read on stderr. */
+int glob_text(struct req *r, int ok, const struct json_val *v)
+{
+	const struct json_val *f, *errs;
+	size_t i;
+
+	if (!ok)
+		return text_error(r, v->str);
+	f = json_get(v, "files");
+	for (i = 0; f && f->type == JSON_ARR && i < f->len; i++) {
+		text_value(r->out, &f->items[i]);
+		buf_putc(r->out, '\n');
+	}
+	errs = json_get(v, "errors");
+	for (i = 0; errs && errs->type == JSON_ARR && i < errs->len; i++)
+		buf_printf(r->err, "wickfs glob: %s: %s\n", text_str(&errs->items[i], "path"),
+			   text_str(&errs->items[i], "error"));
+	if (text_bool(v, "truncated"))
+		buf_printf(r->err, "wickfs glob: stopped at %zu paths (--max N for more, 0 for all)\n",
+			   f && f->type == JSON_ARR ? f->len : 0);
+	return errs ? 1 : 0;
 }

@@ -41,7 +41,10 @@
  *	  most 100; the field is absent when none is).
  */
 #define FOR_grep
+#include <string.h>
 #include "applet.h"
+#include "text.h"
+#include "fsops.h"
 #include "json.h"
 #include "walk.h"
 
@@ -52,7 +55,41 @@ struct emitter {
 	int flushed;        /* part of the envelope already went to stdout */
 	struct buf skipped; /* files over WICKFS_MAX_FILE, as JSON strings */
 	size_t nskipped;
+	/* text mode: grep's own lines, "--" between groups of context */
+	const char *path; /* what was searched: a file's matches omit it */
+	int context;
+	const char *last_file;
+	long long last_line;
 };
+
+/* Text mode, as grep -n (-H when PATH is a directory) and rg print. */
+static void emit_text(struct emitter *e, const struct wfs_grep_match *m)
+{
+	struct buf *out = e->r->out;
+	int named = strcmp(m->file, e->path) != 0;
+
+	if (e->mode == 1) {
+		buf_puts(out, m->file);
+		buf_putc(out, '\n');
+		return;
+	}
+	if (e->mode == 2) {
+		if (named)
+			buf_printf(out, "%s:", m->file);
+		buf_printf(out, "%lld\n", m->count);
+		return;
+	}
+	if (e->context && e->last_file &&
+	    (strcmp(e->last_file, m->file) || m->line != e->last_line + 1))
+		buf_puts(out, "--\n");
+	e->last_file = m->file;
+	e->last_line = m->line;
+	if (named)
+		buf_printf(out, "%s%c", m->file, m->context ? '-' : ':');
+	buf_printf(out, "%lld%c", m->line, m->context ? '-' : ':');
+	buf_add(out, m->text, m->text_len);
+	buf_putc(out, '\n');
+}
 
 #define SKIPPED_LIST 100
 
@@ -72,9 +109,23 @@ static int emit(void *arg, const struct wfs_grep_match *m)
 		}
 		return e->skipped.oom ? -1 : 0;
 	}
-	if (e->n++)
+	if (e->r->text) {
+		struct wfs_grep_match copy;
+
+		/* last_file must outlive this call */
+		if (e->context && (!e->last_file || strcmp(e->last_file, m->file))) {
+			copy = *m;
+			copy.file = arena_strdup(e->r->arena, m->file);
+			if (!copy.file)
+				return -1;
+			m = &copy;
+		}
+		e->n += !m->context;
+		emit_text(e, m);
+	} else if (e->n++)
 		buf_putc(out, ',');
-	if (e->mode == 1) {
+	if (e->r->text) {
+	} else if (e->mode == 1) {
 		json_cstr(out, m->file);
 	} else if (e->mode == 2) {
 		buf_puts(out, "{\"file\":");
@@ -102,11 +153,53 @@ static int emit(void *arg, const struct wfs_grep_match *m)
 	return out->oom ? -1 : 0;
 }
 
+/* Text mode: the lines as they are found, what was not searched on
+ * stderr; as grep, 0 when something matched, 1 when nothing did, 2 when
+ * a file or directory could not be read. */
+static int grep_text_run(struct req *r, struct wfs_grep_opts *o, struct emitter *em)
+{
+	struct wfs_grep_result res;
+	size_t i;
+	int rc;
+
+	r->text_done = 1;
+	rc = wfs_grep(r->ctx, o, &res);
+	buf_free(&em->skipped);
+	if (rc)
+		return text_error(r, r->ctx->err) + 1;
+	for (i = 0; res.errors && i < res.errors->n; i++)
+		buf_printf(r->err, "wickfs grep: %s: %s\n", res.errors->v[i].path,
+			   res.errors->v[i].error);
+	if (res.errors && res.errors->total > res.errors->n)
+		buf_printf(r->err, "wickfs grep: %llu more paths not read\n",
+			   res.errors->total - res.errors->n);
+	if (em->nskipped)
+		buf_printf(r->err, "wickfs grep: %zu files over WICKFS_MAX_FILE not searched\n",
+			   em->nskipped);
+	if (res.truncated)
+		buf_printf(r->err, "wickfs grep: stopped at %zu matches (--max N for more, 0 for all)\n",
+			   em->n);
+	if (res.errors && res.errors->total)
+		return 2;
+	if (!em->n) { /* the reference answers [] for a missing PATH; grep says so */
+		const char *type;
+		int yes = 1;
+
+		if (wfs_exists(r->ctx, o->path, &yes, &type))
+			return text_error(r, r->ctx->err) + 1;
+		if (!yes) {
+			buf_printf(r->err, "wickfs grep: %s: no such file or directory\n", o->path);
+			return 2;
+		}
+	}
+	return em->n ? 0 : 1;
+}
+
 int grep_main(struct req *r)
 {
 	struct wfs_grep_opts o = {0};
 	struct wfs_grep_result res;
-	struct emitter em = {r, 0, 0, 0, {0}, 0};
+	struct emitter em = {.r = r};
 	static const char *const heads[] = {
 		"{\"matches\":[", "{\"files\":[", "{\"counts\":["};
 	size_t base = r->out->len;
@@ -132,6 +225,10 @@ int grep_main(struct req *r)
 	buf_init(&em.skipped);
 	o.emit = emit;
 	o.emit_arg = &em;
+	em.path = o.path;
+	em.context = o.before || o.after;
+	if (r->text)
+		return grep_text_run(r, &o, &em);
 	reply_ok_begin(r);
 	buf_puts(r->out, heads[em.mode]);
 	if (wfs_grep(r->ctx, &o, &res)) {

@@ -21,16 +21,20 @@
  *	             (RFC 3339), "mtime_unix" and a symlink's "link_target"
  */
 #define FOR_ls
+#include <stdio.h>
+#include <string.h>
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"
+#include "text.h"
 
 int ls_main(struct req *r)
 {
 	const char *path = r->argc && r->argv[0][0] ? r->argv[0] : ".";
 	struct wfs_dirent *e;
 	size_t n, i;
-	int depth = (int)opt_num(r, OPT_depth), lng = opt_has(r, OPT_long);
+	/* text: ls -l's columns, so the long fields */
+	int depth = (int)opt_num(r, OPT_depth), lng = opt_has(r, OPT_long) || r->text;
 
 	if (depth != 1 || lng) {
 		struct buf b;
@@ -57,4 +61,31 @@ int ls_main(struct req *r)
 	}
 	buf_putc(r->out, ']');
 	return reply_ok_end(r);
+}
+
+/* As ls -l: mode, size (right-aligned), modification time, name. */
+int ls_text(struct req *r, int ok, const struct json_val *v)
+{
+	size_t i, w = 1;
+	char num[32];
+
+	if (!ok)
+		return text_error(r, v->str);
+	if (!v || v->type != JSON_ARR)
+		return 0;
+	for (i = 0; i < v->len; i++) {
+		size_t k = (size_t)snprintf(num, sizeof(num), "%lld", text_num(&v->items[i], "size"));
+		w = k > w ? k : w;
+	}
+	for (i = 0; i < v->len; i++) {
+		const struct json_val *e = &v->items[i];
+		const char *perm = text_str(e, "perm"), *mt = text_str(e, "mtime");
+		const char *type = text_str(e, "type");
+
+		buf_printf(r->out, "%s %*lld %.10s %.5s %s%s\n", perm ? perm : "?", (int)w,
+			   text_num(e, "size"), mt ? mt : "", mt && strlen(mt) > 11 ? mt + 11 : "",
+			   text_str(e, "name") ? text_str(e, "name") : "",
+			   type && !strcmp(type, "dir") ? "/" : "");
+	}
+	return 0;
 }

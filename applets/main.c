@@ -25,7 +25,12 @@ static void usage(FILE *f)
 		   "                                  else symbolic; -s or a root: symbolic;\n"
 		   "                                  refused in read-only mode)\n"
 		   "       wickfs --root DIR APPLET ...  (confined to DIR, as WICKFS_ROOT=DIR;\n"
-		   "                                      relative paths are relative to DIR)\n\n"
+		   "                                      relative paths are relative to DIR)\n"
+		   "       wickfs -t APPLET ...  (answers as text for people, as\n"
+		   "                              WICKFS_OUTPUT=text; grep 1 when nothing\n"
+		   "                              matched, diff 1 when files differ,\n"
+		   "                              exists 1 when missing, exec the\n"
+		   "                              command's status)\n\n"
 		   "applets:",
 		WFS_VERSION);
 	for (i = 0; i < applet_count; i++)
@@ -152,6 +157,21 @@ static int install_links(const char *argv0, int argc, char **argv)
 	return rc;
 }
 
+/* WICKFS_OUTPUT: "json" (the default) or "text". */
+static int output_mode(struct req *r)
+{
+	const char *v = getenv("WICKFS_OUTPUT");
+
+	if (!v || !*v || !strcmp(v, "json"))
+		return 0;
+	if (!strcmp(v, "text")) {
+		r->text = 1;
+		return 0;
+	}
+	reply_error(r, "WICKFS_OUTPUT=%s: not an output form (json or text)", v);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = path_base(argc > 0 ? argv[0] : "wickfs");
@@ -165,13 +185,23 @@ int main(int argc, char **argv)
 	if (!a || !strcmp(name, "wickfs")) {
 		/* --root DIR: the workspace every path must stay in; through the
 		 * environment, so commands and nested calls inherit it. */
-		while (argc >= 3 && !strcmp(argv[1], "--root")) {
-			if (!*argv[2] || setenv("WICKFS_ROOT", argv[2], 1)) {
-				fprintf(stderr, "wickfs: --root needs a directory\n");
-				return 2;
+		/* -t, --text: answers for people (as WICKFS_OUTPUT=text), through
+		 * the environment too, for nested calls. */
+		for (;;) {
+			if (argc >= 3 && !strcmp(argv[1], "--root")) {
+				if (!*argv[2] || setenv("WICKFS_ROOT", argv[2], 1)) {
+					fprintf(stderr, "wickfs: --root needs a directory\n");
+					return 2;
+				}
+				argc -= 2;
+				argv += 2;
+			} else if (argc >= 2 && (!strcmp(argv[1], "-t") || !strcmp(argv[1], "--text"))) {
+				setenv("WICKFS_OUTPUT", "text", 1);
+				argc--;
+				argv++;
+			} else {
+				break;
 			}
-			argc -= 2;
-			argv += 2;
 		}
 		if (argc < 2) {
 			usage(stderr);
@@ -226,7 +256,9 @@ int main(int argc, char **argv)
 	req_init(&r, &arena, &ctx, &out, &err);
 	r.in_fd = 0;
 	r.out_stream = 1;
-	if (wfs_ctx_init(&ctx, &arena)) {
+	if (output_mode(&r)) {
+		rc = 2;
+	} else if (wfs_ctx_init(&ctx, &arena)) {
 		reply_error(&r, "%s", ctx.err);
 		rc = 1;
 	} else if (ctx.root && !ctx.root_errno && chdir(ctx.root)) {

@@ -78,6 +78,12 @@ static int read_lines(struct req *r, long long offset, long long limit)
 		buf_free(&text);
 		return reply_error(r, "read %s: out of memory", r->argv[0]);
 	}
+	if (r->text) { /* the lines as they are */
+		r->text_done = 1;
+		buf_add(r->out, text.p, text.len);
+		buf_free(&text);
+		return 0;
+	}
 	reply_ok_begin(r);
 	buf_puts(r->out, "{\"path\":");
 	json_cstr(r->out, r->argv[0]);
@@ -116,6 +122,11 @@ static int read_bytes(struct req *r, long long offset, long long limit)
 		return reply_error(r, "read %s: out of memory", path);
 	if (got < 0)
 		return reply_error(r, "read %s: %s", path, strerror(errno));
+	if (r->text) {
+		r->text_done = 1;
+		buf_add(r->out, data, (size_t)got);
+		return 0;
+	}
 	reply_ok_begin(r);
 	buf_puts(r->out, "{\"path\":");
 	json_cstr(r->out, path);
@@ -150,6 +161,11 @@ int read_main(struct req *r)
 		return read_bytes(r, offset, limit);
 	if (wfs_read(r->ctx, r->argv[0], &data, &len))
 		return reply_ctx_error(r);
+	if (r->text && !opt_has(r, OPT_gzip)) { /* the bytes, as cat */
+		r->text_done = 1;
+		buf_add(r->out, data, len);
+		return 0;
+	}
 	reply_ok_begin(r);
 	put_text(r->out, data, len, opt_has(r, OPT_gzip));
 	return reply_ok_end(r);

@@ -18,7 +18,9 @@
  *	            beneath the root)
  */
 #define FOR_stat
+#include <string.h>
 #include "applet.h"
+#include "text.h"
 #include "fsops.h"
 
 int stat_main(struct req *r)
@@ -30,4 +32,37 @@ int stat_main(struct req *r)
 	buf_init(&b);
 	rc = wfs_stat_json(r->ctx, r->argv[0], follow, &b);
 	return reply_buf(r, &b, rc);
+}
+
+/* 2026-01-02T03:04:05.123456789Z as stat prints it. */
+static void put_time(struct buf *b, const char *label, const char *t)
+{
+	size_t n = t ? strlen(t) : 0;
+
+	if (!n)
+		return;
+	buf_printf(b, "%s: %.10s %.*s +0000\n", label, t, n > 12 ? (int)(n - 12) : 0,
+		   n > 12 ? t + 11 : "");
+}
+
+/* As stat(1) prints a file. */
+int stat_text(struct req *r, int ok, const struct json_val *v)
+{
+	const char *s;
+
+	if (!ok)
+		return text_error(r, v->str);
+	s = text_str(v, "link_target");
+	buf_printf(r->out, "  File: %s%s%s\n", text_str(v, "path") ? text_str(v, "path") : "",
+		   s ? " -> " : "", s ? s : "");
+	buf_printf(r->out, "  Size: %-10lld Links: %-5lld Type: %s\n", text_num(v, "size"),
+		   text_num(v, "nlink"), text_str(v, "type") ? text_str(v, "type") : "");
+	buf_printf(r->out, "Access: (%s/%s)  Uid: %lld  Gid: %lld\n",
+		   text_str(v, "mode") ? text_str(v, "mode") : "",
+		   text_str(v, "perm") ? text_str(v, "perm") : "", text_num(v, "uid"),
+		   text_num(v, "gid"));
+	put_time(r->out, "Access", text_str(v, "atime"));
+	put_time(r->out, "Modify", text_str(v, "mtime"));
+	put_time(r->out, "Change", text_str(v, "ctime"));
+	return 0;
 }

@@ -58,9 +58,15 @@ struct req {
 	struct buf *err; /* stderr: diagnostics */
 	struct arena *arena;
 	struct wfs_ctx *ctx;
+	int text;      /* answer for people (text.h), not in JSON */
+	int text_done; /* the applet wrote its text form itself */
 };
 
 typedef int (*applet_main_fn)(struct req *r);
+/* An applet's own text form (lib/text.h): given the answer's data (ok)
+ * or its error string, write to r->out and r->err; the exit status. */
+struct json_val;
+typedef int (*applet_text_fn)(struct req *r, int ok, const struct json_val *v);
 
 struct applet {
 	const char *name;
@@ -69,6 +75,7 @@ struct applet {
 	unsigned flags;
 	const char *help;
 	applet_main_fn main;
+	applet_text_fn text; /* NULL: the generic form */
 };
 
 #define APPLET_STOP_AT_ARG 1u /* options end at the first positional */

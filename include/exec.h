@@ -29,6 +29,7 @@ struct wfs_exec_opts {
 struct wfs_exec_result {
 	struct buf out, err; /* caller calls buf_free on both */
 	int exit_code;       /* -1 when killed by a signal; 124 timeout */
+	int signal;          /* the signal that killed it, else 0 */
 	int timed_out;
 	int out_truncated, err_truncated;
 	int spawn_failed; /* sh could not start: ctx->err says why */
@@ -60,6 +61,7 @@ struct exec_proc {
 	long long kill_ms;     /* SIGKILL due; 0: not killing */
 	long long abandon_ms;  /* give up on pipe EOF; 0: not yet */
 	int exited, status;
+	int signal; /* what killed it (status -1), else 0 */
 	int timed_out;
 	int cancelled; /* killed by exec_kill */
 	/* Called before one of fd[] is closed (e.g. to leave an epoll set). */

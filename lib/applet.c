@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "applet.h"
+#include "text.h"
 #include "archive.h"
 #include "json.h"
 #include "reply.h"
@@ -222,7 +223,7 @@ static int usage_line(struct req *r)
 	return reply_error(r, "%.*s", (int)(nl ? nl - h : (long)strlen(h)), h);
 }
 
-int applet_run(const struct applet *a, struct req *r, int argc, char **argv)
+static int run(const struct applet *a, struct req *r, int argc, char **argv)
 {
 	char **pos;
 	int i, np = 0, opts_done = 0;
@@ -237,8 +238,11 @@ int applet_run(const struct applet *a, struct req *r, int argc, char **argv)
 	for (i = 0; i < argc; i++) {
 		int used, rc;
 
-		if (!opts_done && !strcmp(argv[i], "--help")) {
+		/* -h as --help, where the applet has no -h of its own */
+		if (!opts_done && (!strcmp(argv[i], "--help") ||
+				   (!strcmp(argv[i], "-h") && opt_find(a, "h", 1) < 0))) {
 			buf_puts(r->out, a->help);
+			r->text_done = 1;
 			return 0;
 		}
 		if (!opts_done && !strcmp(argv[i], "--")) {
@@ -252,6 +256,12 @@ int applet_run(const struct applet *a, struct req *r, int argc, char **argv)
 			i += used;
 			continue;
 		}
+		/* Outside the reference's literal form an argument that looks
+		 * like an option is one: name it (a path that starts with "-"
+		 * goes after "--"). */
+		if (!opts_done && argv[i][0] == '-' && argv[i][1])
+			return reply_error(r, "%s: unknown option %s (wickfs help %s)", a->name,
+					   argv[i], a->name);
 		pos[np++] = argv[i];
 		if (a->flags & APPLET_STOP_AT_ARG)
 			opts_done = 1;
@@ -269,6 +279,18 @@ int applet_run(const struct applet *a, struct req *r, int argc, char **argv)
 	    wfs_writable(r->ctx, a->name, np ? pos[np - 1] : NULL))
 		return reply_ctx_error(r);
 	return a->main(r);
+}
+
+int applet_run(const struct applet *a, struct req *r, int argc, char **argv)
+{
+	size_t base = r->out->len;
+	int rc;
+
+	r->text_done = 0;
+	rc = run(a, r, argc, argv);
+	if (r->text && !r->text_done)
+		rc = text_render(r, base, rc);
+	return rc;
 }
 
 int req_stdin(struct req *r, const char **data, size_t *len)

@@ -450,6 +450,7 @@ static void check_exit(struct exec_proc *p)
 	}
 	p->exited = 1;
 	p->status = si.si_code == CLD_EXITED ? si.si_status : -1;
+	p->signal = si.si_code == CLD_EXITED ? 0 : si.si_status;
 	proc_close(p, EXEC_PID);
 }
 
@@ -699,6 +700,7 @@ void exec_finish(struct exec_proc *p, struct wfs_exec_result *res)
 	res->err_truncated = p->truncated[1];
 	res->timed_out = p->timed_out;
 	res->exit_code = p->timed_out ? 124 : p->status;
+	res->signal = p->signal;
 }
 
 void exec_abort(struct exec_proc *p)

@@ -111,11 +111,17 @@ for f in applets/*.c; do
 	rest=${decl#*,}
 	rest=${rest#*\",}
 	echo "int ${fn}_main(struct req *r);" >>"$tmp.c"
+	# An applet with a text form of its own (lib/text.h) defines NAME_text.
+	text=NULL
+	if grep -q "^int ${fn}_text(" "$f"; then
+		text=${fn}_text
+		echo "int ${fn}_text(struct req *r, int ok, const struct json_val *v);" >>"$tmp.c"
+	fi
 	cat "$tmp.spec" >>"$tmp.c"
 	{
 		echo "	{\"$name\", ${fn}_optdefs,$rest,"
 		printf "%s\n" "$help"
-		echo "	, ${fn}_main},"
+		echo "	, ${fn}_main, $text},"
 	} >>"$tmp.table"
 done
 
@@ -123,7 +129,7 @@ done
 	echo 'const struct applet applet_table[] = {'
 	sort_table=$tmp.table
 	cat "$sort_table"
-	echo '	{0, 0, 0, 0, 0, 0, 0}'
+	echo '	{0, 0, 0, 0, 0, 0, 0, 0}'
 	echo '};'
 	echo 'const size_t applet_count = sizeof(applet_table) / sizeof(applet_table[0]) - 1;'
 } >>"$tmp.c"

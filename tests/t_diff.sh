@@ -54,7 +54,7 @@ expect_error diff.dir "*" diff . a
 expect_error diff.stdin_two "give two files, or --stdin and one file" diff --stdin a b
 expect_error diff.one_file "give two files, or --stdin and one file" diff a
 expect_error diff.no_args "usage: wickfs diff*" diff
-expect_error diff.bad_option "usage: wickfs diff*" diff --frob a b
+expect_error diff.bad_option "diff: unknown option --frob (wickfs help diff)" diff --frob a b
 
 # Under a root, outside files are refused.
 mkdir -p root/in
