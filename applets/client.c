@@ -11,7 +11,10 @@
  *	  Send `wickfs APPLET 'ARG'...` to the daemon and print what the
  *	  applet printed (its envelope, byte for byte), exiting with its
  *	  status. A daemon-level error (token, timeout, ...) prints
- *	  {"ok":false,"error":...} and exits 1 (124 for a timeout).
+ *	  {"ok":false,"error":...} and exits 1 (124 for a timeout). An
+ *	  exec's --timeout S becomes exec's own (`exec --timeout S CMD`),
+ *	  so it answers as exec does: exit_code 124, timed_out, the output
+ *	  so far.
  *
  *	  --connect ADDR  unix:PATH, tcp:HOST:PORT (default DAEMON_CONNECT,
  *	                  else unix:$DAEMON_SOCKET, else unix:/tmp/wick-daemon.sock)
@@ -136,6 +139,12 @@ static void build_request(struct req *r, struct buf *line, const char *token,
 	const char *wd = opt_str(r, OPT_workdir);
 	int i;
 
+	/* exec's timeout is exec's own --timeout, so a command that runs
+	 * too long answers as `wickfs exec --timeout` does (ok, exit_code
+	 * 124, timed_out, the output so far), not as a failed request; the
+	 * request's timeout is then only a guard behind it. */
+	int exec_timeout = r->argc > 1 && !strcmp(r->argv[0], "exec") && r->argv[1][0] != '-';
+
 	buf_init(&cmd);
 	buf_puts(&cmd, "wickfs");
 	for (i = 0; i < r->argc; i++) {
@@ -144,10 +153,14 @@ static void build_request(struct req *r, struct buf *line, const char *token,
 			buf_puts(&cmd, r->argv[0]);
 		else
 			quote(&cmd, r->argv[i]);
+		if (i == 0 && exec_timeout)
+			buf_printf(&cmd, " --timeout %lld", opt_num(r, OPT_timeout));
 	}
 	buf_puts(line, "{\"id\":\"c1\",\"cmd\":");
 	json_str(line, cmd.p, cmd.len);
-	if (opt_has(r, OPT_timeout))
+	if (exec_timeout)
+		buf_printf(line, ",\"timeout\":%lld", opt_num(r, OPT_timeout) + 10);
+	else if (opt_has(r, OPT_timeout))
 		buf_printf(line, ",\"timeout\":%lld", opt_num(r, OPT_timeout));
 	if (wd) {
 		buf_puts(line, ",\"workdir\":");

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# client: one timeout shape. `wickfs client --timeout S exec CMD` answers
+# as `wickfs exec --timeout S CMD` does (ok, exit_code 124, timed_out, the
+# output so far), not as a failed request; other applets keep the
+# request's timeout.
+. "$(dirname "$0")/lib.sh"
+
+d=$TEST_TMP/client
+mkdir -p "$d"
+cd "$d" || exit 1
+sock=$d/d.sock
+"$WICKFS" daemon --listen off --socket "$sock" 2>"$d/daemon.log" &
+dpid=$!
+trap 'kill "$dpid" 2>/dev/null' EXIT
+for _ in $(seq 100); do
+	[ -S "$sock" ] && break
+	sleep 0.05
+done
+if [ ! -S "$sock" ]; then
+	fail client.daemon_up "no socket: $(cat "$d/daemon.log")"
+	exit 0
+fi
+
+want='{"ok":true,"data":{"stdout":"part\n","stderr":"","exit_code":124,"timed_out":true}}'
+wf exec --timeout 1 'echo part; sleep 5'
+check client.exec_cli_shape "$want"$'\n' "$OUT"
+wf client --connect "unix:$sock" --timeout 1 exec 'echo part; sleep 5'
+check client.exec_timeout_shape "$want"$'\n' "$OUT"
+check client.exec_timeout_rc 0 "$RC"
+expect client.exec_plain 0 '{"ok":true,"data":{"stdout":"hi\n","stderr":"","exit_code":0}}' \
+	client --connect "unix:$sock" exec 'echo hi'
+# exec's own --timeout given: sent as it is
+wf client --connect "unix:$sock" exec --timeout 1 'echo part; sleep 5'
+check client.exec_own_timeout "$want"$'\n' "$OUT"
+# the words stay literal: a quote in the command survives the --timeout
+expect client.exec_quoting 0 '{"ok":true,"data":{"stdout":"it'"'"'s\n","stderr":"","exit_code":0}}' \
+	client --connect "unix:$sock" --timeout 5 exec "echo \"it's\""
