@@ -14,7 +14,8 @@
  *	  {"id","stdout","stderr","exit_code","error"}, or {"id","op","args",
  *	  "stdin"} answered {"id","ok","data"|"error"}. A cmd that is a plain
  *	  `wickfs APPLET 'arg'...` runs in process; anything else with sh -c,
- *	  each command in its own process group. Logs to stderr.
+ *	  each command in its own process group. Logs to stderr. A request
+ *	  may lower "max_file" and "max_output" (bytes) for itself.
  *
  *	  In process, small reads, listings and writes run on the event loop;
  *	  grep, glob and big files on worker threads, each with its own
@@ -36,7 +37,7 @@
  *	  --max-line BYTES    longest request line (DAEMON_MAX_LINE, 10 MiB)
  *	  --max-memory BYTES  the budget for what the daemon holds: requests
  *	                      being read or handled, answers not yet sent
- *	                      (DAEMON_MAX_MEMORY; default 64 MiB, or 1/8 of
+ *	                      (DAEMON_MAX_MEMORY, 1 MiB or more; default 64 MiB, or 1/8 of
  *	                      the cgroup's memory limit when that is less,
  *	                      at least 4 MiB). Past it the connections
  *	                      holding the most request bytes are refused;
@@ -45,26 +46,29 @@
  *	                      and commands' output is cut
  *	  --write-timeout SECS  an answer its client does not read for this
  *	                      long closes the connection
- *	                      (DAEMON_WRITE_TIMEOUT, default 30)
+ *	                      (DAEMON_WRITE_TIMEOUT, 1 to 86400, default 30)
  *	  --line-timeout SECS an unfinished request line older than this is
  *	                      answered with an error and closed
- *	                      (DAEMON_LINE_TIMEOUT, default 10)
+ *	                      (DAEMON_LINE_TIMEOUT, 1 to 86400, default 10)
  *	  --max-output BYTES  kept per stream of a command (DAEMON_MAX_OUTPUT,
  *	                      10 MiB); the rest is discarded and flagged
- *	  --workers N         threads for in-process applets (default 4)
- *	  --max-conns N       open connections (default 10000); at the
+ *	  --workers N         threads for in-process applets (DAEMON_WORKERS,
+ *	                      1 to 256, default 4)
+ *	  --max-conns N       open connections (DAEMON_MAX_CONNS, default 10000); at the
  *	                      limit, the oldest connection that sent no valid
  *	                      request for a second is closed for a new one
- *	  --max-procs N       commands running at once, more wait (default 1024)
+ *	  --max-procs N       commands running at once, more wait
+ *	                      (DAEMON_MAX_PROCS, default 1024)
  *	  --poll-us N         after answering in process, poll for the next
  *	                      request this long before sleeping (DAEMON_POLL_US,
- *	                      default 50; 0 off): spares a wakeup per round trip
+ *	                      0 to 10000, default 50; 0 off): spares a wakeup per round trip
  *	  --root DIR          confine file operations to DIR (WICKFS_ROOT):
  *	                      paths, symlinks and workdirs that lead out are
  *	                      refused; shell commands are not confined
  *	  -v, --verbose       log every connection and request
  *
- *	  The DAEMON_* variables above are removed from the environment of
+ *	  A value out of its range, given or from its variable, is refused
+ *	  with an error naming it. The DAEMON_* variables above are removed from the environment of
  *	  every command the daemon starts, and a token from the environment
  *	  or the command line is overwritten where ps and /proc show it.
  *

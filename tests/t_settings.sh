@@ -74,9 +74,17 @@ check settings.option_alias_out_of_range \
 	'{"ok":false,"error":"daemon: --line-timeout takes 1 to 86400, got 100000"} 1' \
 	"$(refused --line-timeout 100000)"
 
-# ---- the option beats the environment, whose value is then not read ----
+check settings.env_second_of_list_out_of_range \
+	'{"ok":false,"error":"daemon: DAEMON_MAX_BUFFERED takes 1048576 or more, got 1000"} 1' \
+	"$(DAEMON_MAX_BUFFERED=1000 refused)"
+
+# ---- the option beats the environment, whose value is then not read:
+# the same variables refused alone are no matter beside the options ----
+alone=$(DAEMON_WORKERS=300 DAEMON_MAX_LINE=6000 refused)
 DAEMON_WORKERS=300 DAEMON_MAX_LINE=x start beats --workers 2 --max-line 6000
-check_match settings.option_beats_env "*ready: pid *, 2 workers, max line 6000 bytes*" "$(cat "$DLOG")"
+check_match settings.option_beats_env \
+	'{"ok":false,"error":"daemon: DAEMON_WORKERS takes 1 to 256, got 300"} 1|*ready: pid *, 2 workers, max line 6000 bytes*' \
+	"$alone|$(cat "$DLOG")"
 stop
 
 # ---- a request's settings apply to that request only ----
