@@ -37,9 +37,9 @@
  *	  --max-line BYTES    longest request line (DAEMON_MAX_LINE, 10 MiB)
  *	  --max-memory BYTES  the budget for what the daemon holds: requests
  *	                      being read or handled, answers not yet sent
- *	                      (DAEMON_MAX_MEMORY, 1 MiB or more; default 64 MiB, or 1/8 of
- *	                      the cgroup's memory limit when that is less,
- *	                      at least 4 MiB). Past it the connections
+ *	                      (DAEMON_MAX_MEMORY, 1 MiB or more; default
+ *	                      64 MiB, or 1/8 of the cgroup's memory limit
+ *	                      when that is less, at least 4 MiB). Past it the connections
  *	                      holding the most request bytes are refused;
  *	                      files and answers over 64 KiB may use 3/4 of
  *	                      it, past which they are refused with an error
@@ -54,23 +54,26 @@
  *	                      10 MiB); the rest is discarded and flagged
  *	  --workers N         threads for in-process applets (DAEMON_WORKERS,
  *	                      1 to 256, default 4)
- *	  --max-conns N       open connections (DAEMON_MAX_CONNS, default 10000); at the
- *	                      limit, the oldest connection that sent no valid
- *	                      request for a second is closed for a new one
+ *	  --max-conns N       open connections (DAEMON_MAX_CONNS, default
+ *	                      10000); at the limit, the oldest connection that
+ *	                      sent no valid request for a second is closed for
+ *	                      a new one
  *	  --max-procs N       commands running at once, more wait
  *	                      (DAEMON_MAX_PROCS, default 1024)
  *	  --poll-us N         after answering in process, poll for the next
  *	                      request this long before sleeping (DAEMON_POLL_US,
- *	                      0 to 10000, default 50; 0 off): spares a wakeup per round trip
+ *	                      0 to 10000, default 50; 0 off): spares a wakeup
+ *	                      per round trip
  *	  --root DIR          confine file operations to DIR (WICKFS_ROOT):
  *	                      paths, symlinks and workdirs that lead out are
  *	                      refused; shell commands are not confined
  *	  -v, --verbose       log every connection and request
  *
  *	  A value out of its range, given or from its variable, is refused
- *	  with an error naming it. The DAEMON_* variables above are removed from the environment of
- *	  every command the daemon starts, and a token from the environment
- *	  or the command line is overwritten where ps and /proc show it.
+ *	  with an error naming it and the range. The DAEMON_* variables
+ *	  above are removed from the environment of every command the daemon
+ *	  starts, and a token from the environment or the command line is
+ *	  overwritten where ps and /proc show it.
  *
  *	  SIGTERM or SIGINT: stop accepting, kill running commands' process
  *	  groups, answer what is in flight, remove the socket, exit 0.
@@ -87,16 +90,21 @@
 #include "settings.h"
 #include "../lib/daemon/daemon.h"
 
-/* What the daemon reads from its environment, for itself: removed once
- * read, so that no command it starts sees them (the token above all).
- * WICKFS_ROOT and the read-only modes stay: nested wickfs calls obey
- * them. DAEMON_CGROUP_DIR is for tests (where the cgroup files are). */
-static const char *const own_env[] = {
-	"DAEMON_LISTEN", "DAEMON_SOCKET", "DAEMON_TOKEN", "DAEMON_TOKEN_FILE",
-	"DAEMON_ALLOW_FROM", "DAEMON_MAX_LINE", "DAEMON_MAX_MEMORY",
-	"DAEMON_MAX_BUFFERED", "DAEMON_LINE_TIMEOUT", "DAEMON_WRITE_TIMEOUT",
-	"DAEMON_MAX_OUTPUT", "DAEMON_WORKERS", "DAEMON_MAX_CONNS",
-	"DAEMON_MAX_PROCS", "DAEMON_POLL_US", "DAEMON_CGROUP_DIR", NULL};
+/* What the daemon reads from its environment, for itself (its spec's
+ * $VARs, and DAEMON_CGROUP_DIR, for tests: where the cgroup files are):
+ * removed once read, so that no command it starts sees them (the token
+ * above all). WICKFS_ROOT and the read-only modes stay: nested wickfs
+ * calls obey them. */
+static void drop_own_env(const struct applet *a)
+{
+	const char *name;
+	int i;
+
+	for (i = 0; a->opts[i].names; i++)
+		for (name = applet_env_names[a->opts[i].env]; *name; name += strlen(name) + 1)
+			unsetenv(name);
+	unsetenv("DAEMON_CGROUP_DIR");
+}
 
 /* A string option: flag, else environment (the spec's $VAR); NULL when
  * neither. Kept in the arena: the environment's copy is about to go. */
@@ -257,8 +265,7 @@ int daemon_main(struct req *r)
 	set->env = NULL;
 	set->max_output = o.max_output;
 	o.settings = set;
-	for (i = 0; own_env[i]; i++)
-		unsetenv(own_env[i]);
+	drop_own_env(r->applet);
 	/* The environment carries --root to commands; the context has it
 	 * resolved, as from WICKFS_ROOT at the start. */
 	if (opt_str(r, OPT_root)) {

@@ -104,8 +104,9 @@ struct applet {
 /* The generated table (build/gen/applets.c). */
 extern const struct applet applet_table[];
 extern const size_t applet_count;
-/* The variables options take their defaults from ("A|B": the first one
- * set), by struct optdef's env; read from r->ctx->set->env. */
+/* The variables options take their defaults from (the first one set), by
+ * struct optdef's env: names, each ending in NUL, then an empty one (a
+ * spec's $A|B is "A\0B\0"); read from r->ctx->set->env. */
 extern const char *const applet_env_names[];
 /* The applet of exactly this name, or NULL. */
 const struct applet *applet_find(const char *name);

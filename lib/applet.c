@@ -140,13 +140,9 @@ static int set_value(struct req *r, int i, const char *name, const char *val)
  * -1 after an error reply. */
 static int env_default(struct req *r, int i)
 {
-	const char *list = applet_env_names[r->applet->opts[i].env], *v;
-	char name[64];
-	size_t n;
+	const char *name = applet_env_names[r->applet->opts[i].env], *v;
 
-	for (; *list; list += n + (list[n] == '|')) {
-		n = strcspn(list, "|");
-		snprintf(name, sizeof(name), "%.*s", (int)n, list);
+	for (; *name; name += strlen(name) + 1) {
 		v = settings_env(r->ctx->set, name);
 		if (v && *v)
 			return take_value(r, i, name, v, 1);

@@ -45,6 +45,9 @@ spec_c() {
 	# The index of variable list e in applet_env_names (1-based: 0 is none),
 	# shared by every applet through the file envs.
 	function envidx(e,   line, k) {
+		if (e !~ /^[A-Za-z_][A-Za-z0-9_]*([|][A-Za-z_][A-Za-z0-9_]*)*$/) {
+			print app ": \"$" e "\" is not a variable name or A|B" > "/dev/stderr"; exit 1
+		}
 		k = 0
 		while ((getline line < envs) > 0) { k++; if (line == e) { close(envs); return k } }
 		close(envs)
@@ -141,9 +144,10 @@ done
 	echo '	{0, 0, 0, 0, 0, 0, 0}'
 	echo '};'
 	echo 'const size_t applet_count = sizeof(applet_table) / sizeof(applet_table[0]) - 1;'
+	# Each list as its names, each ending in NUL, then an empty one.
 	echo 'const char *const applet_env_names[] = {'
 	echo '	"",'
-	sed 's/.*/	"&",/' "$tmp.envs"
+	sed 's/|/\\0/g; s/.*/	"&\\0",/' "$tmp.envs"
 	echo '};'
 } >>"$tmp.c"
 
