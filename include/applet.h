@@ -27,6 +27,7 @@ struct applet;
 struct optdef {
 	const char *names; /* "l|files-with-matches" */
 	char type;         /* 0 flag, ':' string, '*' list, '#' integer */
+	unsigned char env; /* ':' '#': default from applet_env_names[env]; 0 none */
 	int32_t min, max;  /* '#': the accepted range */
 	int32_t dflt;      /* '#': the value when not given */
 	uint32_t excl;     /* bit i: cannot be combined with option i */
@@ -34,7 +35,8 @@ struct optdef {
 
 struct opt_val {
 	int seen;        /* how many times given */
-	const char *str; /* last value of a string/number option */
+	const char *str; /* last value of a string/number option, or its
+			    environment default */
 	long long num;
 	const char **list; /* every value of a repeatable option */
 	int nlist;
@@ -109,6 +111,10 @@ struct applet {
 /* The generated table (build/gen/applets.c). */
 extern const struct applet applet_table[];
 extern const size_t applet_count;
+/* The variables options take their defaults from (the first one set), by
+ * struct optdef's env: names, each ending in NUL, then an empty one (a
+ * spec's $A|B is "A\0B\0"); read from r->ctx->set->env. */
+extern const char *const applet_env_names[];
 /* The applet of exactly this name, or NULL. */
 const struct applet *applet_find(const char *name);
 /* The applet a command name stands for: NAME, a wickfs-NAME link (what
@@ -136,7 +142,8 @@ void req_init(struct req *r, struct arena *a, struct wfs_ctx *ctx,
 int applet_run(const struct applet *a, struct req *r, int argc, char **argv);
 
 /* Options by their OPT_x constant. opt_has: how many times given;
- * opt_num: the value, or the spec's default; opt_str: NULL when absent;
+ * opt_num: the value, or its default (the environment's, else the
+ * spec's); opt_str: the value, or the environment's; NULL when neither;
  * opt_list: every value of a repeatable option. */
 static inline int opt_has(const struct req *r, int i)
 {
@@ -144,7 +151,7 @@ static inline int opt_has(const struct req *r, int i)
 }
 static inline const char *opt_str(const struct req *r, int i)
 {
-	return r->opt[i].seen ? r->opt[i].str : NULL;
+	return r->opt[i].str;
 }
 static inline long long opt_num(const struct req *r, int i)
 {

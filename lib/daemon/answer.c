@@ -239,6 +239,7 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 	buf_init(&out);
 	buf_init(&err);
 	wfs_ctx_init_root(&ctx, &j->arena, j->d->root);
+	ctx.set = &j->set;
 	ctx.budget = &j->d->mem;
 	ctx.readonly = j->d->o->readonly;
 	ctx.readonly_exec = j->d->o->readonly_exec;

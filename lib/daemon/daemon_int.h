@@ -7,6 +7,7 @@
 #include "applet.h"
 #include "daemon.h"
 #include "exec.h"
+#include "settings.h"
 
 struct daemon;
 struct conn;
@@ -45,6 +46,7 @@ struct job {
 	size_t id_len;
 	long long timeout_s, deadline_ms;
 	long long started_ms;
+	struct settings set; /* the daemon's, with this request's changes */
 
 	/* applet */
 	const struct applet *applet;

@@ -136,17 +136,35 @@ static int exec_applet_async(struct job *j, const struct applet *a, int argc,
 	return 1;
 }
 
-/* Seconds: absent, null, zero or negative take the default; anything
- * past a century (1e999 is infinity) is a century. Compared as a double
- * before the cast, which overflows otherwise. */
-static long long timeout_of(const struct json_val *m)
+/* The settings a request may change, each a number field named as in
+ * settings_table (timeout, max_file, max_output): this job's copy of the
+ * daemon's. A timeout absent, null, zero or negative is the default, as
+ * the reference has it. 0, or -1 answered. */
+static int request_settings(struct job *j, const struct json_val *v)
 {
-	const double century = 100.0 * 365 * 86400;
-	double t = m && m->type == JSON_NUM ? m->num : 0;
+	const struct settings *base = j->d->o->settings ? j->d->o->settings
+							: &settings_defaults;
+	const struct setting *t;
+	const struct json_val *m;
+	char err[256];
 
-	if (!(t >= 1))
-		return DAEMON_DEFAULT_TIMEOUT;
-	return t > century ? (long long)century : (long long)t;
+	j->set = *base;
+	for (t = settings_table; t->name; t++) {
+		if (!(t->flags & SETTING_REQUEST) || !(m = json_get(v, t->name)) ||
+		    m->type == JSON_NULL)
+			continue;
+		if (m->type != JSON_NUM) {
+			snprintf(err, sizeof(err), "field \"%s\" must be a number of %s",
+				 t->name, t->unit);
+			resp_invalid(j, err);
+			return -1;
+		}
+		if (settings_request(&j->set, base, t, m->num, err, sizeof(err))) {
+			resp_fail(j, 1, err);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static void parse_cmd(struct job *j, const struct json_val *v)
@@ -313,12 +331,9 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		return;
 	}
 	j->authed = 1;
-	m = json_get(&v, "timeout");
-	if (m && m->type != JSON_NULL && m->type != JSON_NUM) {
-		resp_invalid(j, "field \"timeout\" must be a number of seconds");
+	if (request_settings(j, &v))
 		return;
-	}
-	j->timeout_s = timeout_of(m);
+	j->timeout_s = j->set.timeout;
 	j->deadline_ms = j->started_ms + j->timeout_s * 1000;
 	if (json_get_str(&v, "workdir", &j->workdir, NULL) ||
 	    json_get_str(&v, "stdin", &j->in, &j->in_len)) {
@@ -354,6 +369,6 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		j->exec.in = j->in;
 		j->exec.in_len = j->in_len;
 		j->exec.timeout_ms = j->timeout_s * 1000;
-		j->exec.max_output = d->o->max_output;
+		j->exec.max_output = j->set.max_output;
 	}
 }
