@@ -26,6 +26,7 @@
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"
+#include "path.h"
 #include "text.h"
 
 int ls_main(struct req *r)
@@ -50,6 +51,7 @@ int ls_main(struct req *r)
 	for (i = 0; i < n; i++) {
 		buf_puts(r->out, i ? ",{\"name\":" : "{\"name\":");
 		json_cstr(r->out, e[i].name);
+		path_escaped_field(r->out, "name_escaped", e[i].name);
 		buf_puts(r->out, ",\"type\":");
 		json_cstr(r->out, e[i].type);
 		buf_printf(r->out, ",\"size\":%lld", e[i].size);

@@ -31,7 +31,9 @@ static void usage(FILE *f)
 		   "                              WICKFS_OUTPUT=text; grep 1 when nothing\n"
 		   "                              matched, diff 1 when files differ,\n"
 		   "                              exists 1 when missing, exec the\n"
-		   "                              command's status)\n\n"
+		   "                              command's status)\n"
+		   "       wickfs --escaped-paths APPLET ...  (arguments as ls's \"name_escaped\"\n"
+		   "                              gives a name that is not UTF-8: \\xHH, \\\\)\n\n"
 		   "applets:",
 		WFS_VERSION);
 	for (i = 0; i < applet_count; i++)
@@ -187,7 +189,7 @@ int main(int argc, char **argv)
 	struct settings set;
 	struct wfs_ctx ctx;
 	struct req r;
-	int rc;
+	int rc, escaped = 0;
 
 	if (!a || !strcmp(name, "wickfs")) {
 		/* --root DIR: the workspace every path must stay in; through the
@@ -204,6 +206,10 @@ int main(int argc, char **argv)
 				argv += 2;
 			} else if (argc >= 2 && (!strcmp(argv[1], "-t") || !strcmp(argv[1], "--text"))) {
 				setenv("WICKFS_OUTPUT", "text", 1);
+				argc--;
+				argv++;
+			} else if (argc >= 2 && !strcmp(argv[1], "--escaped-paths")) {
+				escaped = 1;
 				argc--;
 				argv++;
 			} else {
@@ -263,6 +269,7 @@ int main(int argc, char **argv)
 	req_init(&r, &arena, &ctx, &out, &err);
 	r.in_fd = 0;
 	r.out_stream = 1;
+	r.escaped_paths = escaped;
 	/* Every setting, once, from the environment (after --root above). */
 	wfs_ctx_init_root(&ctx, &arena, NULL);
 	rc = settings_from_env(&set, environ, ctx.err, sizeof(ctx.err));

@@ -60,8 +60,9 @@ struct req {
 	struct buf *err; /* stderr: diagnostics */
 	struct arena *arena;
 	struct wfs_ctx *ctx;
-	int text;      /* answer for people (text.h), not in JSON */
-	int text_done; /* the applet wrote its text form itself */
+	int text;          /* answer for people (text.h), not in JSON */
+	int escaped_paths; /* positionals in path_unescape's form */
+	int text_done;     /* the applet wrote its text form itself */
 };
 
 typedef int (*applet_main_fn)(struct req *r);

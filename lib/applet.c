@@ -293,6 +293,14 @@ static int run(const struct applet *a, struct req *r, int argc, char **argv)
 	pos[np] = NULL;
 	if (opts_check(r))
 		return 1;
+	for (i = 0; r->escaped_paths && i < np; i++) {
+		const char *why;
+		char *raw = path_unescape(r->arena, pos[i], &why);
+
+		if (!raw)
+			return reply_error(r, "%s %s: %s (--escaped-paths)", a->name, pos[i], why);
+		pos[i] = raw;
+	}
 	if (np < a->min_args || (a->max_args >= 0 && np > a->max_args))
 		return usage_line(r);
 	r->argc = np;
