@@ -80,7 +80,7 @@
 #define FOR_daemon
 #include "applet.h"
 #include "netaddr.h"
-#include "../lib/daemon/daemon.h"
+#include "daemon.h"
 
 /* What the daemon reads from its environment, for itself: removed once
  * read, so that no command it starts sees them (the token above all).
