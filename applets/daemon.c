@@ -78,6 +78,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 #define FOR_daemon
+#include "applet_opts.h"
 #include "applet.h"
 #include "netaddr.h"
 #include "daemon.h"

@@ -25,6 +25,7 @@
  */
 #include <string.h>
 #define FOR_glob
+#include "applet_opts.h"
 #include "applet.h"
 #include "json.h"
 #include "walk.h"

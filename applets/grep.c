@@ -41,6 +41,7 @@
  *	  most 100; the field is absent when none is).
  */
 #define FOR_grep
+#include "applet_opts.h"
 #include "applet.h"
 #include "json.h"
 #include "walk.h"

@@ -18,6 +18,7 @@
  *	            beneath the root)
  */
 #define FOR_stat
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 
