@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -630,8 +631,8 @@ static int make_room(struct daemon *d)
 
 void conn_accept(struct watch *w, unsigned events)
 {
-	struct listener *l = w->data;
-	struct daemon *d = l->d;
+	struct listener *l = (struct listener *)((char *)w - offsetof(struct listener, w));
+	struct daemon *d = w->data;
 
 	(void)events;
 	if (d->stopping)

@@ -180,12 +180,12 @@ int daemon_run(const struct daemon_opts *o)
 	l->poll_us = o->poll_us;
 	l->after = after_batch;
 	l->data = d;
-	/* fired in this order after each batch */
-	loop_add_timer(l, &d->proc_timer, proc_tick, d);
-	loop_add_timer(l, &d->accept_timer, conn_accept_resume, d);
-	loop_add_timer(l, &d->conn_timer, conn_expire, d);
-	loop_add_timer(l, &d->reap_timer, proc_reap, d);
+	/* fired in the reverse order, the stop last */
 	loop_add_timer(l, &d->stop_timer, stop_now, d);
+	loop_add_timer(l, &d->reap_timer, proc_reap, d);
+	loop_add_timer(l, &d->conn_timer, conn_expire, d);
+	loop_add_timer(l, &d->accept_timer, conn_accept_resume, d);
+	loop_add_timer(l, &d->proc_timer, proc_tick, d);
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGTERM);
@@ -250,7 +250,7 @@ int daemon_run(const struct daemon_opts *o)
 	event_ctl(l, EPOLL_CTL_ADD, d->wake_fd, &d->wake_w, EPOLLIN);
 	event_ctl(l, EPOLL_CTL_ADD, d->sig_fd, &d->sig_w, EPOLLIN);
 	for (i = 0; i < d->nlis; i++) {
-		d->lis[i].w = (struct watch){conn_accept, &d->lis[i]};
+		d->lis[i].w = (struct watch){conn_accept, d};
 		event_ctl(l, EPOLL_CTL_ADD, d->lis[i].fd, &d->lis[i].w, EPOLLIN);
 	}
 	if (getpid() == 1)

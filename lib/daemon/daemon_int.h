@@ -67,7 +67,8 @@ struct job {
 				     the job is done (its arena holds them) */
 	size_t budget_held; /* taken by the applet for a file it read */
 	size_t out_counted; /* a command's output, in the budget */
-	/* The owner's handler of the answer (job_complete calls it). */
+	/* The answer's handler, set by whoever runs the job (conn.c's
+	 * dispatch): job_complete calls it. */
 	void (*answered)(struct job *j);
 	/* Set by the loop when the client is gone or the daemon stops: the
 	 * applet's cancel flag (ctx.cancel), and a queued job never starts. */
@@ -137,7 +138,6 @@ struct job *pool_take_done(struct pool *p);
 void pool_stop(struct pool *p);
 
 struct listener {
-	struct daemon *d;
 	int fd;
 	int is_unix;
 	struct watch w;
@@ -210,7 +210,8 @@ struct conn {
  * make room for a new one when --max-conns is reached. */
 #define IDLE_GRACE_MS 1000
 
-/* A listener's watch handler: take the new connections. */
+/* A listener's watch handler (w is the listener's, w->data the
+ * daemon): take the new connections. */
 void conn_accept(struct watch *w, unsigned events);
 /* d->accept_timer: accepting resumes after a pause (EMFILE). */
 void conn_accept_resume(struct timer *t, long long now);

@@ -49,7 +49,7 @@ struct loop {
 /* Wait, call the handler of each ready watch, then of each due timer,
  * then l->after, until l->stop. */
 void loop_run(struct loop *l);
-/* A timer, off until t->at is set, fired in the order they were added. */
+/* A timer, off until t->at is set; the last added fires first. */
 void loop_add_timer(struct loop *l, struct timer *t, timer_fn *fire, void *data);
 /* An answer went out from the process itself: the client's next request
  * is likely microseconds away, so poll for it a moment (l->poll_us)

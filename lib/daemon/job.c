@@ -88,8 +88,7 @@ void job_complete(struct daemon *d, struct job *j)
 	if (d->o->verbose)
 		daemon_log("id=%s answered in %lld ms", j->id,
 			   wfs_now_ms() - j->started_ms);
-	if (j->answered)
-		j->answered(j);
+	j->answered(j);
 	j->next = d->dead_jobs;
 	d->dead_jobs = j;
 }

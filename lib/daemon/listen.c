@@ -38,7 +38,6 @@ int listen_tcp(struct daemon *d, const char *addr)
 		snprintf(shown, sizeof(shown), "%s", addr);
 	else
 		net_addr_format((struct sockaddr *)&ss, shown, sizeof(shown));
-	d->lis[d->nlis].d = d;
 	d->lis[d->nlis].fd = fd;
 	d->lis[d->nlis].is_unix = 0;
 	d->nlis++;
@@ -112,7 +111,6 @@ int listen_unix(struct daemon *d, const char *path)
 		d->sock_path = strdup(path);
 	}
 	d->sock_ino = st.st_ino;
-	d->lis[d->nlis].d = d;
 	d->lis[d->nlis].fd = fd;
 	d->lis[d->nlis].is_unix = 1;
 	d->nlis++;

@@ -17,12 +17,8 @@
 
 void loop_add_timer(struct loop *l, struct timer *t, timer_fn *fire, void *data)
 {
-	struct timer **p = &l->timers;
-
-	while (*p)
-		p = &(*p)->next;
-	*t = (struct timer){0, fire, data, NULL};
-	*p = t;
+	*t = (struct timer){0, fire, data, l->timers};
+	l->timers = t;
 }
 
 void loop_poll_after(struct loop *l)
