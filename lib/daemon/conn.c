@@ -253,7 +253,7 @@ static void dispatch(struct daemon *d, struct conn *c, struct job *j)
 }
 
 /* A job whose big line a worker parsed: run or answer it now. */
-static void job_parsed(struct daemon *d, struct job *j)
+static void conn_parsed(struct daemon *d, struct job *j)
 {
 	j->parsed = 0;
 	j->line = NULL;
@@ -729,7 +729,7 @@ void conn_pool_done(struct watch *w, unsigned events)
 	for (j = pool_take_done(d->pool); j; j = next) {
 		next = j->next;
 		if (j->parsed)
-			job_parsed(d, j);
+			conn_parsed(d, j);
 		else
 			job_complete(d, j);
 	}

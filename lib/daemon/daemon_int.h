@@ -1,12 +1,12 @@
 /* daemon_int.h - what the daemon's parts share.
  *
  * The files call each other one way, top to bottom: daemon.c (setup,
- * signals, shutdown); conn.c (connections, listeners' accept); proc.c
- * (commands); pool.c (worker threads); request.c (parsing); job.c (jobs
- * and their completion); answer.c (the answers); event.c and loop.c
- * (event.h). Calls the other way, a command's exit or a listener's
- * new connection, go through the handler a watch, a timer or a job
- * carries. */
+ * signals, shutdown); listen.c (the listening sockets) and conn.c
+ * (connections, and the listeners' accept); proc.c (commands); pool.c
+ * (worker threads); request.c (parsing); job.c (jobs and their
+ * completion); answer.c (the answers); loop.c and event.c (event.h).
+ * Calls the other way, a command's exit or a new connection, go through
+ * the handler a watch, a timer or a job carries. */
 #ifndef WFS_DAEMON_INT_H
 #define WFS_DAEMON_INT_H
 
