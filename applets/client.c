@@ -37,6 +37,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #define FOR_client
+#include "applet_opts.h"
 #include "applet.h"
 #include "netaddr.h"
 #include "json.h"

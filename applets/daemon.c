@@ -85,10 +85,11 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 #define FOR_daemon
+#include "applet_opts.h"
 #include "applet.h"
 #include "netaddr.h"
 #include "settings.h"
-#include "../lib/daemon/daemon.h"
+#include "daemon.h"
 
 /* What the daemon reads from its environment, for itself (its spec's
  * $VARs, and DAEMON_CGROUP_DIR, for tests: where the cgroup files are):

@@ -21,6 +21,7 @@
  *	             (RFC 3339), "mtime_unix" and a symlink's "link_target"
  */
 #define FOR_ls
+#include "applet_opts.h"
 #include <stdio.h>
 #include <string.h>
 #include "applet.h"

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <string.h>
 #define FOR_write
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 #include "base64.h"

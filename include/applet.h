@@ -3,6 +3,10 @@
  * Applets are re-entrant: no exit(), no mutable globals, output only into
  * r->out / r->err, memory from r->arena. The CLI and the daemon fast path
  * build a struct req and call applet_run(); both print the same bytes.
+ *
+ * Front-end neutral: lib (applet.c, the daemon) includes it too. An
+ * applet's own OPT_x constants are generated apart: it defines FOR_name
+ * and includes "applet_opts.h" before this header, which only applets do.
  */
 #ifndef WFS_APPLET_H
 #define WFS_APPLET_H
@@ -12,7 +16,6 @@
 #include "arena.h"
 #include "buf.h"
 #include "wickfs.h"
-#include "applet_opts.h"
 
 #define APPLET_MAX_OPTS 32
 
@@ -20,8 +23,7 @@ struct applet;
 
 /* One option of an applet, from its spec (scripts/gen-applets.sh turns
  * the spec into this table at build time, and OPT_x constants into
- * build/gen/applet_opts.h: an applet defines FOR_name before including
- * this header). */
+ * build/gen/applet_opts.h). */
 #define OPT_NUM_MIN INT32_MIN /* no lower bound */
 #define OPT_NUM_MAX INT32_MAX /* no upper bound */
 struct optdef {

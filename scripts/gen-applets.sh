@@ -8,7 +8,8 @@
 #   OUT/wfs_features.h    CONFIG_FEATURE_* of the Kconfig "Features" menu
 #   OUT/applet_opts.h     per applet (under #ifdef FOR_name): OPT_x, the
 #                         index of each option, so a misspelt one fails
-#                         to compile
+#                         to compile; included by applets only, never by
+#                         include/applet.h, so lib does not see them
 #
 # The option spec (the APPLET line's second field), parsed here once:
 # space-separated options, each a name (one letter for -x, longer for
