@@ -1,6 +1,6 @@
 /* append.c - add stdin to the end of a file
  *
- * APPLET(append, "", 1, 1, APPLET_LOOP_OK|APPLET_WRITES)
+ * APPLET(append, "", 1, 1, APPLET_LOOP_OK|APPLET_WRITES|APPLET_STDIN)
  *
  * config APPLET_APPEND
  *	bool "append: add stdin to the end of a file"

@@ -1,6 +1,6 @@
 /* apply_patch.c - apply an "*** Begin Patch" patch: all files or none
  *
- * APPLET(apply-patch, "", 0, 0, APPLET_WRITES)
+ * APPLET(apply-patch, "", 0, 0, APPLET_WRITES|APPLET_STDIN)
  *
  * config APPLET_APPLY_PATCH
  *	bool "apply-patch: the *** Begin Patch format, all files or none"

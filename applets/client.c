@@ -233,6 +233,8 @@ static int run_raw(struct req *r, int fd)
 		return 0;
 	}
 	for (i = 0; i < r->argc && !rc; i++) {
+		if (!r->argv[i][strspn(r->argv[i], " \t\r")])
+			continue; /* the daemon answers no blank line: wait for none */
 		if (send_all(fd, r->argv[i], strlen(r->argv[i])) || send_all(fd, "\n", 1) ||
 		    recv_line(fd, &resp)) {
 			rc = reply_error(r, "client: no response to line %d: %s", i + 1,

@@ -95,7 +95,7 @@
  * $VARs, and DAEMON_CGROUP_DIR, for tests: where the cgroup files are):
  * removed once read, so that no command it starts sees them (the token
  * above all). WICKFS_ROOT and the read-only modes stay: nested wickfs
- * calls obey them. */
+ * calls obey them. WICKFS_OUTPUT goes too. */
 static void drop_own_env(const struct applet *a)
 {
 	const char *name;
@@ -105,6 +105,9 @@ static void drop_own_env(const struct applet *a)
 		for (name = applet_env_names[a->opts[i].env]; *name; name += strlen(name) + 1)
 			unsetenv(name);
 	unsetenv("DAEMON_CGROUP_DIR");
+	/* its answers, and the wickfs commands it spawns, are JSON: the
+	 * hosts read them */
+	unsetenv("WICKFS_OUTPUT");
 }
 
 /* A string option: flag, else environment (the spec's $VAR); NULL when
@@ -228,6 +231,7 @@ int daemon_main(struct req *r)
 	memset(&o, 0, sizeof(o));
 	o.listen = addr_opt(r, OPT_listen, DAEMON_DEFAULT_LISTEN);
 	o.socket = addr_opt(r, OPT_socket, DAEMON_DEFAULT_SOCKET);
+	o.socket_default = !str_opt(r, OPT_socket);
 	if (get_token(r, &o.token))
 		return 1;
 	if (o.token) /* no same-user process may read our memory for it */

@@ -1,6 +1,6 @@
 /* edit.c - replace text in a file
  *
- * APPLET(edit, "all unique insert-line#<0 !all,unique !all,insert-line !unique,insert-line", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_WRITES)
+ * APPLET(edit, "all unique insert-line#<0 !all,unique !all,insert-line !unique,insert-line", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_WRITES|APPLET_STDIN)
  *
  * config APPLET_EDIT
  *	bool "edit: replace text in a file"

@@ -1,6 +1,6 @@
 /* patch.c - apply a list of find-and-replace edits, all or nothing
  *
- * APPLET(patch, "", 1, 1, APPLET_WRITES)
+ * APPLET(patch, "", 1, 1, APPLET_WRITES|APPLET_STDIN)
  *
  * config APPLET_PATCH
  *	bool "patch: apply {old_text,new_text} edits to a file atomically"

@@ -1,6 +1,6 @@
 /* write.c - replace a file with stdin
  *
- * APPLET(write, "no-clobber append gzip !no-clobber,append", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_WRITES)
+ * APPLET(write, "no-clobber append gzip !no-clobber,append", 1, 1, APPLET_REF(1)|APPLET_LOOP_OK|APPLET_WRITES|APPLET_STDIN)
  *
  * config APPLET_WRITE
  *	bool "write: replace a file atomically with stdin"

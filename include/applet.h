@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "arena.h"
 #include "buf.h"
+#include "reply.h"
 #include "wickfs.h"
 
 #define APPLET_MAX_OPTS 32
@@ -104,6 +105,10 @@ struct applet {
  * command): the root does not apply, by design. Such an applet is CLI
  * only too, so no request (daemon, MCP) ever reaches it. */
 #define APPLET_OUTSIDE_ROOT (128u | APPLET_CLI_ONLY)
+/* Its input is stdin (write's content, edit's JSON, a patch): a request
+ * (daemon, MCP) without "stdin" is refused rather than taken as empty;
+ * "" is empty. */
+#define APPLET_STDIN (1u << 12)
 /* The reference's form: exactly N positional arguments (the Go host sends
  * `grep PATTERN PATH`, `read PATH`, `exec COMMAND`, never "--"). Given
  * exactly N arguments, the applet takes every one literally, even "-i" or
@@ -189,21 +194,6 @@ void req_flush(struct req *r);
 /* stdin as one buffer (read fully on first use). -1 on read error. */
 int req_stdin(struct req *r, const char **data, size_t *len);
 
-/* Envelope helpers. reply_ok_begin writes {"ok":true,"data": and
- * reply_ok_end closes it; both return 0. reply_error writes the error
- * envelope and returns 1. */
-int reply_ok_begin(struct req *r);
-int reply_ok_end(struct req *r);
-int reply_error(struct req *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* reply_error with the message left in r->ctx->err by a wfs_* call. */
-int reply_ctx_error(struct req *r);
-/* The answer of an applet that acted on one path (argv[0]) and counts
- * something: {"path":ARGV0,"KEY":N} in the ok envelope. Returns 0. */
-int reply_path_num(struct req *r, const char *key, long long n);
-/* The answer of an applet that built its data in b apart (so that a
- * failure half-way leaves nothing in r->out): b in the ok envelope when
- * rc is 0, else r->ctx's error. b is freed; returns 0 or 1. */
-int reply_buf(struct req *r, struct buf *b, int rc);
+/* The envelope helpers, reply_ok_begin ... reply_buf: include/reply.h. */
 
 #endif

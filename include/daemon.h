@@ -15,6 +15,9 @@ struct netaddr_cidr;
 struct daemon_opts {
 	const char *listen;               /* TCP "host:port"; NULL: off */
 	const char *socket;               /* Unix socket path; NULL: off */
+	int socket_default;               /* socket is the built-in default,
+					     not asked for: if it cannot be
+					     made, TCP alone is served */
 	const char *token;                /* required "token" field; NULL: none */
 	size_t max_line;                  /* longest request line */
 	size_t max_memory;                /* the budget: requests and answers held */

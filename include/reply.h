@@ -46,4 +46,23 @@ void reply_too_big(struct buf *b, const char *applet, size_t size);
 /* Bytes a legacy line takes besides its two streams' escaped text. */
 size_t reply_legacy_overhead(const char *id, size_t id_len, const char *error);
 
+/* For a request (lib/applet.c runs the applets): */
+struct req;
+/* Envelope helpers. reply_ok_begin writes {"ok":true,"data": and
+ * reply_ok_end closes it; both return 0. reply_error writes the error
+ * envelope and returns 1. */
+int reply_ok_begin(struct req *r);
+int reply_ok_end(struct req *r);
+int reply_error(struct req *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* reply_error with the message left in r->ctx->err by a wfs_* call. */
+int reply_ctx_error(struct req *r);
+/* The answer of an applet that acted on one path (argv[0]) and counts
+ * something: {"path":ARGV0,"KEY":N} in the ok envelope. Returns 0. */
+int reply_path_num(struct req *r, const char *key, long long n);
+/* The answer of an applet that built its data in b apart (so that a
+ * failure half-way leaves nothing in r->out): b in the ok envelope when
+ * rc is 0, else r->ctx's error. b is freed; returns 0 or 1. */
+int reply_buf(struct req *r, struct buf *b, int rc);
+
 #endif

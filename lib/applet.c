@@ -9,7 +9,8 @@
  * `grep PATTERN PATH`, `read PATH`, `exec COMMAND`) takes every argument
  * literally: `grep -i .` searches for "-i", `exec --help` runs "--help".
  * Beyond that form options apply, and "--" ends them. An argument that
- * starts with '-' but names no option is positional (a pattern "->").
+ * starts with '-' but names no option is an error naming it ("unknown
+ * option"); a positional that starts with '-' goes after "--".
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -371,55 +372,6 @@ void req_flush(struct req *r)
 		return;
 	bytes_write_all(1, r->out->p, r->out->len); /* stdout gone: dropped */
 	buf_reset(r->out);
-}
-
-int reply_ok_begin(struct req *r)
-{
-	reply_ok_open(r->out);
-	return 0;
-}
-
-int reply_ok_end(struct req *r)
-{
-	reply_ok_close(r->out);
-	return 0;
-}
-
-int reply_error(struct req *r, const char *fmt, ...)
-{
-	char msg[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	wfs_vformat(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	reply_error_line(r->out, msg);
-	return 1;
-}
-
-int reply_ctx_error(struct req *r)
-{
-	return reply_error(r, "%s", r->ctx->err);
-}
-
-int reply_path_num(struct req *r, const char *key, long long n)
-{
-	reply_ok_begin(r);
-	buf_puts(r->out, "{\"path\":");
-	json_cstr(r->out, r->argv[0]);
-	buf_printf(r->out, ",\"%s\":%lld}", key, n);
-	return reply_ok_end(r);
-}
-
-int reply_buf(struct req *r, struct buf *b, int rc)
-{
-	if (!rc) {
-		reply_ok_begin(r);
-		buf_add(r->out, b->p, b->len);
-		reply_ok_end(r);
-	}
-	buf_free(b);
-	return rc ? reply_ctx_error(r) : 0;
 }
 
 static void progress_to_tty(void *arg, const char *line, int done)

@@ -1,10 +1,12 @@
 /* reply.c - the one writer of answers: envelopes, exec results and the
  * daemon's legacy lines, each within a byte budget where it carries
  * command output (include/reply.h). */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "json.h"
+#include "applet.h"
 #include "reply.h"
 
 /* Room for everything but the two streams: keys, exit code, flags. */
@@ -117,4 +119,55 @@ void reply_too_big(struct buf *b, const char *applet, size_t size)
 				   "grep --max N caps the matches",
 		 applet, size, REPLY_LINE_MAX);
 	reply_error_line(b, msg);
+}
+
+/* ---- the applet envelope, for a request (include/applet.h) ---- */
+
+int reply_ok_begin(struct req *r)
+{
+	reply_ok_open(r->out);
+	return 0;
+}
+
+int reply_ok_end(struct req *r)
+{
+	reply_ok_close(r->out);
+	return 0;
+}
+
+int reply_error(struct req *r, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	wfs_vformat(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	reply_error_line(r->out, msg);
+	return 1;
+}
+
+int reply_ctx_error(struct req *r)
+{
+	return reply_error(r, "%s", r->ctx->err);
+}
+
+int reply_path_num(struct req *r, const char *key, long long n)
+{
+	reply_ok_begin(r);
+	buf_puts(r->out, "{\"path\":");
+	json_cstr(r->out, r->argv[0]);
+	buf_printf(r->out, ",\"%s\":%lld}", key, n);
+	return reply_ok_end(r);
+}
+
+int reply_buf(struct req *r, struct buf *b, int rc)
+{
+	if (!rc) {
+		reply_ok_begin(r);
+		buf_add(r->out, b->p, b->len);
+		reply_ok_end(r);
+	}
+	buf_free(b);
+	return rc ? reply_ctx_error(r) : 0;
 }

@@ -35,3 +35,14 @@ check client.exec_own_timeout "$want"$'\n' "$OUT"
 # the words stay literal: a quote in the command survives the --timeout
 expect client.exec_quoting 0 '{"ok":true,"data":{"stdout":"it'"'"'s\n","stderr":"","exit_code":0}}' \
 	client --connect "unix:$sock" --timeout 5 exec "echo \"it's\""
+
+# A native write without "stdin" is refused, not taken as empty (the file
+# keeps its content); "" still empties.
+echo keep >"$d/keep.txt"
+wf client --connect "unix:$sock" --raw '{"id":"1","op":"write","args":["'"$d"'/keep.txt"]}'
+check client.native_write_needs_stdin '{"id":"1","ok":false,"error":"write: field \"stdin\" is missing: it is the input (\"\" for none); refused rather than taken as empty"}'$'\n' "$OUT"
+check client.native_write_kept "keep" "$(cat "$d/keep.txt")"
+wf client --connect "unix:$sock" --raw '{"id":"2","op":"write","args":["'"$d"'/keep.txt"],"stdin":""}'
+check client.native_write_empty '{"id":"2","ok":true,"data":{"path":"'"$d"'/keep.txt","bytes_written":0}}'$'\n' "$OUT"
+wf client --connect "unix:$sock" --raw '{"id":"3","op":"edit","args":["'"$d"'/keep.txt"]}'
+check_match client.native_edit_needs_stdin '*edit: field ?"stdin?" is missing*' "$OUT"

@@ -209,8 +209,17 @@ int daemon_run(const struct daemon_opts *o)
 			   "workdirs are confined to it, shell commands are not",
 			   d->root);
 	}
-	if ((o->socket && listen_unix(d, o->socket)) ||
-	    (o->listen && listen_tcp(d, o->listen)))
+	/* A scratch image has no /tmp: the default socket failing there is
+	 * no reason to stop when the host only needs TCP; an asked-for socket
+	 * failing is. */
+	if (o->socket && listen_unix(d, o->socket)) {
+		if (!o->socket_default || !o->listen)
+			goto out;
+		daemon_log("the default socket %s cannot be made (above): serving tcp %s "
+			   "alone",
+			   o->socket, o->listen);
+	}
+	if (o->listen && listen_tcp(d, o->listen))
 		goto out;
 	if (!d->nlis) {
 		daemon_log("nothing to listen on: give --listen or --socket");

@@ -138,6 +138,14 @@ static void parse_op(struct job *j, const struct json_val *v)
 	}
 	if (args && args->type != JSON_NULL && args->type != JSON_ARR)
 		return answer_fail(j, 1, "args must be an array of strings");
+	if ((a->flags & APPLET_STDIN) && !j->in) {
+		char msg[300];
+		snprintf(msg, sizeof(msg),
+			 "%s: field \"stdin\" is missing: it is the input (\"\" for none); "
+			 "refused rather than taken as empty",
+			 a->name);
+		return answer_fail(j, 1, msg);
+	}
 	j->argc = args && args->type == JSON_ARR ? (int)args->len : 0;
 	j->argv = arena_alloc(&j->arena, (size_t)(j->argc + 1) * sizeof(char *));
 	if (!j->argv)
