@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The README's commands, run as a reader would run them: every fenced
-# block tagged `sh`, in order, in one shell, in an empty directory, with
-# the binary under test on PATH as `wickfs`.
+# The README's commands (and docs/protocol.md's), run as a reader would
+# run them: every fenced block tagged `sh`, in order, in one shell, in an
+# empty directory, with the binary under test on PATH as `wickfs`.
 #
 # The marks (docs/testing.md says the same for writers):
 #   ```sh        run. A line starting with "$ " is a command (a trailing
@@ -24,77 +24,13 @@
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 readme=$top/README.md
-work=$TEST_TMP/readme
-mkdir -p "$work/ws" "$work/bin" "$work/cmds"
-ln -sf "$WICKFS" "$work/bin/wickfs"
+mkdir -p "$TEST_TMP/bin"
+ln -sf "$WICKFS" "$TEST_TMP/bin/wickfs"
 
-# ---- parse ----
-n=0 in_block=0 lang="" block_line=0 prev="" cur=0
-notrun_reason=""
-while IFS= read -r line || [ -n "$line" ]; do
-	cur=$((cur + 1))
-	if [ $in_block = 0 ]; then
-		if [[ $line =~ ^\`\`\`([A-Za-z0-9_-]*)$ ]]; then
-			in_block=1
-			lang=${BASH_REMATCH[1]}
-			block_line=$cur
-			notrun_reason=""
-			[[ $prev =~ ^\<!--\ not\ run:\ (.*)\ --\>$ ]] && notrun_reason=${BASH_REMATCH[1]}
-			cont=0
-			case $lang in
-			sh | json | text) ;;
-			'') fail "readme.block$cur" "a fenced block without a language tag (sh runs; console, yaml ... need <!-- not run: REASON -->)" ;;
-			*)
-				if [ -n "$notrun_reason" ]; then
-					skip "readme.block$cur" "$notrun_reason ($lang block, not run)"
-				else
-					fail "readme.block$cur" "a $lang block without <!-- not run: REASON --> on the line before"
-				fi
-				;;
-			esac
-		fi
-		[ -n "$line" ] && prev=$line
-		continue
-	fi
-	if [ "$line" = '```' ]; then
-		in_block=0
-		prev=$line
-		continue
-	fi
-	[ "$lang" = sh ] || continue
-	f=$work/cmds/$n
-	if [ $cont = 1 ]; then
-		printf '\n%s' "$line" >>"$f.cmd"
-		[[ $line == *\\ ]] || cont=0
-	elif [[ $line == '$ '* ]]; then
-		n=$((n + 1))
-		f=$work/cmds/$n
-		printf '%s' "${line#\$ }" >"$f.cmd"
-		: >"$f.out"
-		rc=0
-		[[ $line =~ \#\ exit\ ([0-9]+)$ ]] && rc=${BASH_REMATCH[1]}
-		printf '%s %s\n' "$cur" "$rc" >"$f.meta"
-		cont=0
-		[[ $line == *\\ ]] && cont=1
-	elif [ $n -gt 0 ] && [ -f "$f.out" ]; then
-		printf '%s\n' "$line" >>"$f.out"
-	else
-		fail "readme.line$cur" "output shown before any command in the sh block of line $block_line"
-	fi
-done <"$readme"
-[ $in_block = 0 ] || fail readme.fences "the block opened at line $block_line is not closed"
-if [ $n -lt 10 ]; then
-	fail readme.commands "only $n commands found in sh blocks"
-fi
-# The quick start is CI's own run.
-if grep -q '^    sh scripts/demo.sh' "$readme" && grep -q '^    make test' "$readme"; then
-	skip readme.quick_start "sh scripts/demo.sh and make test: CI runs them on a fresh root itself (.ci/run)"
-else
-	fail readme.quick_start "the two quick-start commands are not under ## Quick start as indented lines"
-fi
-
-# ---- run: one shell for all, so state carries from block to block ----
-cat >"$work/runner.sh" <<'EOF'
+# The runner: one shell for all of a file's commands, so state (files,
+# variables, a daemon in the background) carries from block to block.
+# Its own names start with __, out of the commands' way.
+cat >"$TEST_TMP/runner.sh" <<'RUNNER'
 . "$TESTS/lib.sh"
 # A pattern that matches the shown lines literally, "..." any lines.
 __pattern() {
@@ -108,6 +44,14 @@ __pattern() {
 	done <"$1"
 	printf '%s' "$p"
 }
+# A daemon a command left running goes with the runner, even on a timeout.
+__stop() {
+	local left
+	left=$(jobs -p)
+	# shellcheck disable=SC2086
+	[ -n "$left" ] && kill $left 2>/dev/null
+}
+trap '__stop; exit 1' TERM
 cd "$WS" || exit 1
 for ((__i = 1; __i <= COUNT; __i++)); do
 	__f=$CMDS/$__i
@@ -118,7 +62,7 @@ for ((__i = 1; __i <= COUNT; __i++)); do
 	__rc=$?
 	__got=$(cat "$CMDS/got"; printf x)
 	__got=${__got%x}
-	__name="readme.line$__line"
+	__name="$PREFIX.line$__line"
 	if [ "$__rc" != "$__want" ]; then
 		fail "$__name" "exit $__rc (want $__want): \$ $__cmd; printed $(show "$__got")"
 	elif [ -s "$__f.out" ]; then
@@ -128,29 +72,98 @@ for ((__i = 1; __i <= COUNT; __i++)); do
 		if [[ $__got == $__pat ]]; then
 			pass "$__name"
 		else
-			fail "$__name" "\$ $__cmd: printed $(show "$__got"), the README shows $(show "$(cat "$__f.out")")"
+			fail "$__name" "\$ $__cmd: printed $(show "$__got"), $DOC shows $(show "$(cat "$__f.out")")"
 		fi
 	else
 		pass "$__name"
 	fi
 done
-__left=$(jobs -p)
-[ -n "$__left" ] && kill $__left 2>/dev/null
+__stop
 wait
 exit 0
-EOF
-(
-	unset DAEMON_CONNECT DAEMON_SOCKET DAEMON_LISTEN DAEMON_TOKEN DAEMON_TOKEN_FILE \
-		WICKFS_OUTPUT WICKFS_ROOT WICKFS_READONLY WICKFS_READONLY_EXEC
-	export PATH="$work/bin:$PATH" TESTS="$top/tests" WS="$work/ws" \
-		CMDS="$work/cmds" COUNT=$n WICKFS TEST_TMP
-	with_timeout 60 bash "$work/runner.sh"
-)
-rc=$?
-if [ $rc != 0 ]; then
-	i=$(cat "$work/cmds/current" 2>/dev/null)
-	fail readme.run "the commands stopped (status $rc) at \$ $(cat "$work/cmds/$i.cmd" 2>/dev/null)"
+RUNNER
+
+# run_doc FILE PREFIX MIN: report FILE's fenced blocks, run its sh blocks
+# in a scratch directory of their own; fewer than MIN commands fails.
+run_doc() {
+	local doc=$1 prefix=$2 min=$3 work=$TEST_TMP/$2
+	local n=0 in_block=0 lang="" block_line=0 prev="" cur=0 cont=0
+	local notrun_reason="" line f rc i
+	mkdir -p "$work/ws" "$work/cmds" || return
+	while IFS= read -r line || [ -n "$line" ]; do
+		cur=$((cur + 1))
+		if [ $in_block = 0 ]; then
+			if [[ $line =~ ^\`\`\`([A-Za-z0-9_-]*)$ ]]; then
+				in_block=1
+				lang=${BASH_REMATCH[1]}
+				block_line=$cur
+				notrun_reason=""
+				[[ $prev =~ ^\<!--\ not\ run:\ (.*)\ --\>$ ]] && notrun_reason=${BASH_REMATCH[1]}
+				cont=0
+				case $lang in
+				sh | json | text) ;;
+				'') fail "$prefix.block$cur" "a fenced block without a language tag (sh runs; console, yaml ... need <!-- not run: REASON -->)" ;;
+				*)
+					if [ -n "$notrun_reason" ]; then
+						skip "$prefix.block$cur" "$notrun_reason ($lang block, not run)"
+					else
+						fail "$prefix.block$cur" "a $lang block without <!-- not run: REASON --> on the line before"
+					fi
+					;;
+				esac
+			fi
+			[ -n "$line" ] && prev=$line
+			continue
+		fi
+		if [ "$line" = '```' ]; then
+			in_block=0
+			prev=$line
+			continue
+		fi
+		[ "$lang" = sh ] || continue
+		f=$work/cmds/$n
+		if [ $cont = 1 ]; then
+			printf '\n%s' "$line" >>"$f.cmd"
+			[[ $line == *\\ ]] || cont=0
+		elif [[ $line == '$ '* ]]; then
+			n=$((n + 1))
+			f=$work/cmds/$n
+			printf '%s' "${line#\$ }" >"$f.cmd"
+			: >"$f.out"
+			rc=0
+			[[ $line =~ \#\ exit\ ([0-9]+)$ ]] && rc=${BASH_REMATCH[1]}
+			printf '%s %s\n' "$cur" "$rc" >"$f.meta"
+			[[ $line == *\\ ]] && cont=1
+		elif [ $n -gt 0 ] && [ -f "$f.out" ]; then
+			printf '%s\n' "$line" >>"$f.out"
+		else
+			fail "$prefix.line$cur" "output shown before any command in the sh block of line $block_line"
+		fi
+	done <"$doc"
+	[ $in_block = 0 ] || fail "$prefix.fences" "the block opened at line $block_line is not closed"
+	[ $n -ge "$min" ] || fail "$prefix.commands" "only $n commands found in sh blocks, expected $min or more"
+	(
+		unset DAEMON_CONNECT DAEMON_SOCKET DAEMON_LISTEN DAEMON_TOKEN DAEMON_TOKEN_FILE \
+			WICKFS_OUTPUT WICKFS_ROOT WICKFS_READONLY WICKFS_READONLY_EXEC
+		export PATH="$TEST_TMP/bin:$PATH" TESTS="$top/tests" WS="$work/ws" \
+			CMDS="$work/cmds" COUNT=$n PREFIX=$prefix DOC=${doc#"$top"/} WICKFS TEST_TMP
+		with_timeout 60 bash "$TEST_TMP/runner.sh"
+	)
+	rc=$?
+	if [ $rc != 0 ]; then
+		i=$(cat "$work/cmds/current" 2>/dev/null)
+		fail "$prefix.run" "the commands stopped (status $rc) at \$ $(cat "$work/cmds/$i.cmd" 2>/dev/null)"
+	fi
+}
+
+# The quick start is CI's own run.
+if grep -q '^    sh scripts/demo.sh' "$readme" && grep -q '^    make test' "$readme"; then
+	skip readme.quick_start "sh scripts/demo.sh and make test: CI runs them on a fresh root itself (.ci/run)"
+else
+	fail readme.quick_start "the two quick-start commands are not under ## Quick start as indented lines"
 fi
+run_doc "$readme" readme 20
+run_doc "$top/docs/protocol.md" protocol 4
 
 # ---- links ----
 bad=""
