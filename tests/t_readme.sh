@@ -166,17 +166,28 @@ run_doc "$readme" readme 20
 run_doc "$top/docs/protocol.md" protocol 4
 
 # ---- links ----
+# The anchors a Markdown file's headings make, one a line: lower case,
+# punctuation dropped, spaces as hyphens.
+anchors() {
+	sed -n 's/^#\{1,6\} \(.*\)$/\1/p' "$1" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9 _-]//g; s/ /-/g'
+}
 bad=""
 for doc in "$readme" "$top"/docs/*.md; do
 	dir=$(dirname "$doc")
-	while IFS= read -r target; do
-		target=${target%%#*}
-		[ -z "$target" ] && continue
-		[ -e "$dir/$target" ] || bad="$bad ${doc#"$top"/}->$target"
+	while IFS= read -r link; do
+		target=${link%%#*}
+		frag=""
+		[[ $link == *#* ]] && frag=${link#*#}
+		[ -z "$target" ] && target=$(basename "$doc")
+		if [ ! -e "$dir/$target" ]; then
+			bad="$bad ${doc#"$top"/}->$link"
+		elif [ -n "$frag" ] && ! anchors "$dir/$target" | grep -qxF -- "$frag"; then
+			bad="$bad ${doc#"$top"/}->$link(no such heading)"
+		fi
 	done < <(grep -o '](\([^)]*\))' "$doc" | sed 's/^](//; s/)$//' | grep -v '^[a-z]*:')
 done
 if [ -z "$bad" ]; then
 	pass readme.links
 else
-	fail readme.links "links to missing files:$bad"
+	fail readme.links "links to missing files or headings:$bad"
 fi
