@@ -8,7 +8,8 @@
 #                "\" continues it on the next line); the lines after it,
 #                up to the next command, are what it prints, stdout and
 #                stderr together, compared exactly ("..." alone on a line
-#                stands for any lines). No lines shown: the output is not
+#                stands for any lines, inside a line for any text: a
+#                scratch path). No lines shown: the output is not
 #                compared. The command must exit 0, or N when its line
 #                ends with the comment "# exit N".
 #   ```console, ```yaml, ...   not run; the line just before the block
@@ -32,14 +33,16 @@ ln -sf "$WICKFS" "$TEST_TMP/bin/wickfs"
 # Its own names start with __, out of the commands' way.
 cat >"$TEST_TMP/runner.sh" <<'RUNNER'
 . "$TESTS/lib.sh"
-# A pattern that matches the shown lines literally, "..." any lines.
+# A pattern that matches the shown lines literally; "..." alone on a
+# line stands for any lines, within a line for any text.
 __pattern() {
-	local l p=""
+	local l p="" e
 	while IFS= read -r l; do
 		if [ "$l" = ... ]; then
 			p+='*'
 		else
-			p+=$(printf '%s' "$l" | sed 's/[^A-Za-z0-9 ]/\\&/g')$'\n'
+			e=$(printf '%s' "$l" | sed 's/[^A-Za-z0-9 ]/\\&/g')
+			p+=${e//'\.\.\.'/*}$'\n'
 		fi
 	done <"$1"
 	printf '%s' "$p"
