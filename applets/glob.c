@@ -1,6 +1,6 @@
 /* glob.c - find files by name pattern
  *
- * APPLET(glob, "max#<0=100 hidden no-skip gitignore sort: type:", 1, 2, APPLET_REF(2))
+ * APPLET(glob, "max#<0=100 hidden no-skip gitignore sort: type: extglob dotglob nocaseglob nullglob failglob !nullglob,failglob", 1, 2, APPLET_REF(2))
  *
  * config APPLET_GLOB
  *	bool "glob: find files by pattern"
@@ -22,11 +22,23 @@
  *	  --hidden       descend into directories starting with "."
  *	  --no-skip      descend into node_modules, __pycache__, vendor
  *	  --gitignore    honour .gitignore files
+ *
+ *	  bash's shopt options, by the same names:
+ *	  --extglob      ?(a|b) *(..) +(..) @(..) !(..) as bash reads them,
+ *	                 and bash's rule that a leading "." of a name is
+ *	                 matched only by a "." in PATTERN
+ *	  --dotglob      ... unless this: *, ? and [..] match it too
+ *	  --nocaseglob   letters match either case
+ *	  --failglob     no match is an error; --nullglob (the default)
+ *	                 an empty list
+ *
+ *	  Example: wickfs glob --extglob '!(*_test).go' src
  */
 #include <string.h>
 #define FOR_glob
 #include "applet.h"
 #include "text.h"
+#include "globmatch.h"
 #include "json.h"
 #include "walk.h"
 
@@ -41,6 +53,10 @@ int glob_main(struct req *r)
 	o.path = r->argc > 1 && r->argv[1][0] ? r->argv[1] : ".";
 	o.max = opt_num(r, OPT_max);
 	o.walk = opt_walk(r, OPT_hidden, OPT_no_skip, OPT_gitignore);
+	o.match_flags = (opt_has(r, OPT_extglob) ? GLOB_EXTGLOB : 0) |
+			(opt_has(r, OPT_dotglob) ? GLOB_DOTGLOB : 0) |
+			(opt_has(r, OPT_nocaseglob) ? GLOB_NOCASE : 0);
+	o.failglob = opt_has(r, OPT_failglob);
 	if (sort && !strcmp(sort, "mtime"))
 		o.sort_mtime = 1;
 	else if (sort && !strcmp(sort, "name"))

@@ -1,6 +1,6 @@
 /* grep.c - search file contents
  *
- * APPLET(grep, "i F w U A#<0>10000 B#<0>10000 C#<0>10000 max#<0=200 l|files-with-matches c|count include* exclude* hidden no-skip gitignore z !U,A !U,B !U,C", 1, 2, APPLET_REF(2))
+ * APPLET(grep, "i F w U A#<0>10000 B#<0>10000 C#<0>10000 max#<0=200 l|files-with-matches c|count include* exclude* extglob dotglob nocaseglob hidden no-skip gitignore z !U,A !U,B !U,C", 1, 2, APPLET_REF(2))
  *
  * config APPLET_GREP
  *	bool "grep: search file contents with RE2 syntax"
@@ -27,6 +27,8 @@
  *	  -c, --count matches per file: "counts":[{"file","count"}]
  *	  --include GLOB, --exclude GLOB  only / never files matching GLOB
  *	              (repeatable; a GLOB with "/" matches the relative path)
+ *	  --extglob, --dotglob, --nocaseglob  bash's options for those GLOBs
+ *	              (wickfs help glob)
  *	  --hidden    descend into directories starting with "."
  *	  --no-skip   descend into node_modules, __pycache__, vendor
  *	  --gitignore honour .gitignore files
@@ -45,6 +47,7 @@
 #include "applet.h"
 #include "text.h"
 #include "fsops.h"
+#include "globmatch.h"
 #include "json.h"
 #include "walk.h"
 
@@ -220,6 +223,9 @@ int grep_main(struct req *r)
 	o.gz = opt_has(r, OPT_z);
 	o.ninclude = opt_list(r, OPT_include, &o.include);
 	o.nexclude = opt_list(r, OPT_exclude, &o.exclude);
+	o.glob_flags = (opt_has(r, OPT_extglob) ? GLOB_EXTGLOB : 0) |
+		       (opt_has(r, OPT_dotglob) ? GLOB_DOTGLOB : 0) |
+		       (opt_has(r, OPT_nocaseglob) ? GLOB_NOCASE : 0);
 	em.mode = o.files_with_matches ? 1 : o.count ? 2
 						     : 0;
 	buf_init(&em.skipped);

@@ -23,4 +23,14 @@ int globmatch_is_path_pattern(const char *pat);
  * name (with {a,b} alternation). 1, 0 or -1 like globmatch. */
 int globmatch_entry(const char *pat, const char *rel, const char *name);
 
+/* The same with bash's options (shopt): */
+#define GLOB_EXTGLOB 1u /* ?(..) *(..) +(..) @(..) !(..), '|' between
+			   alternatives; and bash's pathname rule: a
+			   leading '.' of a name matches only a '.' */
+#define GLOB_DOTGLOB 2u /* ... unless this: '*', '?', [..] match it too */
+#define GLOB_NOCASE 4u  /* ASCII letters match either case */
+int globmatch_opts(const char *pat, const char *name, unsigned flags);
+int globmatch_path_opts(const char *pat, const char *path, unsigned flags);
+int globmatch_entry_opts(const char *pat, const char *rel, const char *name, unsigned flags);
+
 #endif

@@ -12,9 +12,11 @@ struct wfs_glob_opts {
 	const char *path; /* default "." */
 	long max;         /* 100 by default; 0 = no cap */
 	struct walk_opts walk;
-	char type;      /* 0 (reference: not directories), 'f', 'd', 'l' */
-	int sort_mtime; /* newest first */
-	int sort_name;  /* by path, byte order */
+	char type;            /* 0 (reference: not directories), 'f', 'd', 'l' */
+	int sort_mtime;       /* newest first */
+	int sort_name;        /* by path, byte order */
+	unsigned match_flags; /* GLOB_EXTGLOB, GLOB_DOTGLOB, GLOB_NOCASE */
+	int failglob;         /* no match is an error (bash's failglob) */
 };
 struct wfs_glob_result {
 	const char **files;

@@ -20,6 +20,7 @@ struct wfs_grep_opts {
 	struct walk_opts walk;
 	const char **include, **exclude;
 	int ninclude, nexclude;
+	unsigned glob_flags; /* for include and exclude: GLOB_EXTGLOB, ... */
 	/* When set, matches go to emit, in order, as they are found, and
 	 * wfs_grep_result.matches stays empty (n still counts them). A
 	 * non-zero return stops the search. */

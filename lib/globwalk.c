@@ -18,6 +18,7 @@ struct glob_state {
 	struct timespec *mtime; /* with sort_mtime: each file's, from the walk */
 	size_t n, cap, mcap;    /* mcap: mtime's room */
 	int truncated, oom;
+	int too_complex; /* an extended pattern spent its step budget */
 	struct walk_errors errors;
 };
 
@@ -45,8 +46,13 @@ static int glob_visit(void *arg, const struct walk_ent *e)
 
 	if (!type_ok(g, e))
 		return WALK_CONTINUE;
-	m = globmatch_entry(g->o->pattern, e->depth ? e->rel : e->name, e->name);
-	if (m <= 0)
+	m = globmatch_entry_opts(g->o->pattern, e->depth ? e->rel : e->name, e->name,
+				 g->o->match_flags);
+	if (m < 0) {
+		g->too_complex = 1;
+		return WALK_STOP;
+	}
+	if (!m)
 		return WALK_CONTINUE;
 	if (arena_grow(g->c->arena, &g->files, &g->cap, g->n + 1, sizeof(*g->files)) ||
 	    (g->o->sort_mtime && arena_grow(g->c->arena, &g->mtime, &g->mcap, g->n + 1,
@@ -108,8 +114,8 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	g.c = c;
 	g.o = o;
 	res->errors = NULL;
-	if (globmatch_path(o->pattern, "") < 0)
-		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [ or {, a trailing \\, "
+	if (globmatch_path_opts(o->pattern, "", o->match_flags) < 0)
+		return wfs_fail(c, "glob: bad pattern \"%s\": an unclosed [, { or (, a trailing \\, "
 				   "or over %d {a,b} expansions",
 				o->pattern, GLOB_BRACE_MAX);
 	g.collect_all = o->sort_mtime || o->sort_name;
@@ -125,6 +131,13 @@ int wfs_glob(struct wfs_ctx *c, const struct wfs_glob_opts *o,
 	}
 	if (g.oom)
 		return wfs_fail(c, "glob %s: out of memory", o->path);
+	if (g.too_complex)
+		return wfs_fail(c, "glob: pattern \"%s\" too complex: its groups took over a "
+				   "million steps on one name",
+				o->pattern);
+	if (o->failglob && !g.n)
+		return wfs_fail(c, "glob: no match for \"%s\" in %s (--failglob)", o->pattern,
+				o->path);
 	if (g.errors.total && (res->errors = arena_alloc(c->arena, sizeof(*res->errors))))
 		*res->errors = g.errors;
 	if (o->sort_mtime && g.n) {

@@ -927,14 +927,14 @@ static int include_ok(const struct wfs_grep_opts *o, const struct walk_ent *e)
 	int i, any = 0;
 
 	for (i = 0; i < o->nexclude; i++) {
-		if (globmatch_entry(o->exclude[i], e->rel, e->name) > 0)
+		if (globmatch_entry_opts(o->exclude[i], e->rel, e->name, o->glob_flags) > 0)
 			return 0;
 	}
 	if (e->type == WALK_DIR)
 		return 1;
 	for (i = 0; i < o->ninclude; i++) {
 		any = 1;
-		if (globmatch_entry(o->include[i], e->rel, e->name) > 0)
+		if (globmatch_entry_opts(o->include[i], e->rel, e->name, o->glob_flags) > 0)
 			return 1;
 	}
 	return !any;
