@@ -172,7 +172,7 @@ run_doc "$top/docs/protocol.md" protocol 4
 # The anchors a Markdown file's headings make, one a line: lower case,
 # punctuation dropped, spaces as hyphens.
 anchors() {
-	sed -n 's/^#\{1,6\} \(.*\)$/\1/p' "$1" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9 _-]//g; s/ /-/g'
+	sed -n 's/^#\{1,6\} \(.*\)$/\1/p' "$1" | tr '[:upper:]' '[:lower:]' | sed 's/[^a-z0-9 _-]//g; s/ /-/g'
 }
 bad=""
 for doc in "$readme" "$top"/docs/*.md; do
