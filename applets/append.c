@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <string.h>
 #define FOR_append
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 

@@ -14,6 +14,7 @@
  *	  target (confined: only beneath the root). Data: {"path","mode"}.
  */
 #define FOR_chmod
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"

@@ -1,6 +1,6 @@
 /* client.c - send one request to a wick-daemon
  *
- * APPLET(client, "connect: token: timeout#<1=120 workdir: i|stdin raw parallel#<1=1", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ * APPLET(client, "connect:$DAEMON_CONNECT token:$DAEMON_TOKEN timeout#<1=120 workdir: i|stdin raw parallel#<1=1", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
  *
  * config APPLET_CLIENT
  *	bool "client: drive a wick-daemon from the command line"
@@ -37,9 +37,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 #define FOR_client
+#include "applet_opts.h"
 #include "applet.h"
 #include "netaddr.h"
 #include "json.h"
+#include "settings.h"
 
 /* reply_error, for functions that return a descriptor: -1. */
 #define dial_error(r, ...) (reply_error(r, __VA_ARGS__), -1)
@@ -295,21 +297,17 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 int client_main(struct req *r)
 {
 	const char *addr = opt_str(r, OPT_connect), *token = opt_str(r, OPT_token);
-	const char *in = NULL, *sock = getenv("DAEMON_SOCKET");
+	const char *in = NULL, *sock = settings_env(r->ctx->set, "DAEMON_SOCKET");
 	char dflt[300];
 	int timeout_s = (int)opt_num(r, OPT_timeout) + 30, fd, rc;
 	size_t in_len = 0;
 	struct buf line, resp;
 
-	if (!addr)
-		addr = getenv("DAEMON_CONNECT");
 	if (!addr) {
 		snprintf(dflt, sizeof(dflt), "unix:%s",
 			 sock && *sock ? sock : "/tmp/wick-daemon.sock");
 		addr = dflt;
 	}
-	if (!token)
-		token = getenv("DAEMON_TOKEN");
 	if (token && !*token)
 		token = NULL;
 	if (!opt_has(r, OPT_raw) && !r->argc)

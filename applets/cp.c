@@ -19,6 +19,7 @@
  *	  --no-clobber     fail when DST (or an entry in it) exists
  */
 #define FOR_cp
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 

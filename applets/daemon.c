@@ -1,6 +1,6 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen: socket: token: token-file: allow-from: max-line# max-output# max-memory|max-buffered# line-timeout# write-timeout# workers# max-conns# max-procs# poll-us# root: v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 poll-us#<0>10000$DAEMON_POLL_US=50 root: v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
@@ -14,7 +14,8 @@
  *	  {"id","stdout","stderr","exit_code","error"}, or {"id","op","args",
  *	  "stdin"} answered {"id","ok","data"|"error"}. A cmd that is a plain
  *	  `wickfs APPLET 'arg'...` runs in process; anything else with sh -c,
- *	  each command in its own process group. Logs to stderr.
+ *	  each command in its own process group. Logs to stderr. A request
+ *	  may lower "max_file" and "max_output" (bytes) for itself.
  *
  *	  In process, small reads, listings and writes run on the event loop;
  *	  grep, glob and big files on worker threads, each with its own
@@ -36,37 +37,43 @@
  *	  --max-line BYTES    longest request line (DAEMON_MAX_LINE, 10 MiB)
  *	  --max-memory BYTES  the budget for what the daemon holds: requests
  *	                      being read or handled, answers not yet sent
- *	                      (DAEMON_MAX_MEMORY; default 64 MiB, or 1/8 of
- *	                      the cgroup's memory limit when that is less,
- *	                      at least 4 MiB). Past it the connections
+ *	                      (DAEMON_MAX_MEMORY, 1 MiB or more; default
+ *	                      64 MiB, or 1/8 of the cgroup's memory limit
+ *	                      when that is less, at least 4 MiB). Past it the connections
  *	                      holding the most request bytes are refused;
  *	                      files and answers over 64 KiB may use 3/4 of
  *	                      it, past which they are refused with an error
  *	                      and commands' output is cut
  *	  --write-timeout SECS  an answer its client does not read for this
  *	                      long closes the connection
- *	                      (DAEMON_WRITE_TIMEOUT, default 30)
+ *	                      (DAEMON_WRITE_TIMEOUT, 1 to 86400, default 30)
  *	  --line-timeout SECS an unfinished request line older than this is
  *	                      answered with an error and closed
- *	                      (DAEMON_LINE_TIMEOUT, default 10)
+ *	                      (DAEMON_LINE_TIMEOUT, 1 to 86400, default 10)
  *	  --max-output BYTES  kept per stream of a command (DAEMON_MAX_OUTPUT,
  *	                      10 MiB); the rest is discarded and flagged
- *	  --workers N         threads for in-process applets (default 4)
- *	  --max-conns N       open connections (default 10000); at the
- *	                      limit, the oldest connection that sent no valid
- *	                      request for a second is closed for a new one
- *	  --max-procs N       commands running at once, more wait (default 1024)
+ *	  --workers N         threads for in-process applets (DAEMON_WORKERS,
+ *	                      1 to 256, default 4)
+ *	  --max-conns N       open connections (DAEMON_MAX_CONNS, default
+ *	                      10000); at the limit, the oldest connection that
+ *	                      sent no valid request for a second is closed for
+ *	                      a new one
+ *	  --max-procs N       commands running at once, more wait
+ *	                      (DAEMON_MAX_PROCS, default 1024)
  *	  --poll-us N         after answering in process, poll for the next
  *	                      request this long before sleeping (DAEMON_POLL_US,
- *	                      default 50; 0 off): spares a wakeup per round trip
+ *	                      0 to 10000, default 50; 0 off): spares a wakeup
+ *	                      per round trip
  *	  --root DIR          confine file operations to DIR (WICKFS_ROOT):
  *	                      paths, symlinks and workdirs that lead out are
  *	                      refused; shell commands are not confined
  *	  -v, --verbose       log every connection and request
  *
- *	  The DAEMON_* variables above are removed from the environment of
- *	  every command the daemon starts, and a token from the environment
- *	  or the command line is overwritten where ps and /proc show it.
+ *	  A value out of its range, given or from its variable, is refused
+ *	  with an error naming it and the range. The DAEMON_* variables
+ *	  above are removed from the environment of every command the daemon
+ *	  starts, and a token from the environment or the command line is
+ *	  overwritten where ps and /proc show it.
  *
  *	  SIGTERM or SIGINT: stop accepting, kill running commands' process
  *	  groups, answer what is in flight, remove the socket, exit 0.
@@ -78,54 +85,47 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 #define FOR_daemon
+#include "applet_opts.h"
 #include "applet.h"
 #include "netaddr.h"
-#include "../lib/daemon/daemon.h"
+#include "settings.h"
+#include "daemon.h"
 
-/* What the daemon reads from its environment, for itself: removed once
- * read, so that no command it starts sees them (the token above all).
- * WICKFS_ROOT and the read-only modes stay: nested wickfs calls obey
- * them. DAEMON_CGROUP_DIR is for tests (where the cgroup files are). */
-static const char *const own_env[] = {
-	"DAEMON_LISTEN", "DAEMON_SOCKET", "DAEMON_TOKEN", "DAEMON_TOKEN_FILE",
-	"DAEMON_ALLOW_FROM", "DAEMON_MAX_LINE", "DAEMON_MAX_MEMORY",
-	"DAEMON_MAX_BUFFERED", "DAEMON_LINE_TIMEOUT", "DAEMON_WRITE_TIMEOUT",
-	"DAEMON_MAX_OUTPUT", "DAEMON_WORKERS", "DAEMON_MAX_CONNS",
-	"DAEMON_MAX_PROCS", "DAEMON_POLL_US", "DAEMON_CGROUP_DIR", NULL};
+/* What the daemon reads from its environment, for itself (its spec's
+ * $VARs, and DAEMON_CGROUP_DIR, for tests: where the cgroup files are):
+ * removed once read, so that no command it starts sees them (the token
+ * above all). WICKFS_ROOT and the read-only modes stay: nested wickfs
+ * calls obey them. */
+static void drop_own_env(const struct applet *a)
+{
+	const char *name;
+	int i;
 
-/* A string option: flag, else environment; NULL when neither. Kept in
- * the arena: the environment's copy is about to go. */
-static const char *str_opt(struct req *r, int opt, const char *env)
+	for (i = 0; a->opts[i].names; i++)
+		for (name = applet_env_names[a->opts[i].env]; *name; name += strlen(name) + 1)
+			unsetenv(name);
+	unsetenv("DAEMON_CGROUP_DIR");
+}
+
+/* A string option: flag, else environment (the spec's $VAR); NULL when
+ * neither. Kept in the arena: the environment's copy is about to go. */
+static const char *str_opt(struct req *r, int opt)
 {
 	const char *v = opt_str(r, opt);
 
-	if (!v)
-		v = getenv(env);
 	return v && *v ? arena_strdup(r->arena, v) : NULL;
 }
 
 /* Flag, else environment, else default; "off" or "none" disables. */
-static const char *addr_opt(struct req *r, int opt, const char *env,
-			    const char *dflt)
+static const char *addr_opt(struct req *r, int opt, const char *dflt)
 {
-	const char *v = str_opt(r, opt, env);
+	const char *v = str_opt(r, opt);
 
 	if (!v)
 		v = dflt;
 	if (!v || !*v || !strcmp(v, "off") || !strcmp(v, "none"))
 		return NULL;
 	return v;
-}
-
-static long long num_opt(struct req *r, int opt, const char *env,
-			 long long dflt)
-{
-	const char *e = getenv(env);
-	long long v = e && *e ? strtoll(e, NULL, 10) : dflt;
-
-	if (opt_has(r, opt))
-		v = opt_num(r, opt);
-	return v > 0 ? v : dflt;
 }
 
 /* Overwrite a secret where /proc/PID/cmdline or /proc/PID/environ shows
@@ -136,8 +136,9 @@ static void scrub(const char *s)
 		memset((char *)s, 0, strlen(s));
 }
 
-/* The token: --token-file, --token, DAEMON_TOKEN_FILE or DAEMON_TOKEN,
- * copied into the arena; its sources scrubbed. 0, or -1 (said on err). */
+/* The token: --token-file, --token, DAEMON_TOKEN_FILE or DAEMON_TOKEN (a
+ * flag beats both variables), copied into the arena; its sources
+ * scrubbed. 0, or -1 (said on err). */
 static int get_token(struct req *r, const char **tok)
 {
 	const char *file = opt_str(r, OPT_token_file), *t = opt_str(r, OPT_token);
@@ -147,14 +148,14 @@ static int get_token(struct req *r, const char **tok)
 	int fd;
 
 	*tok = NULL;
-	if (file && t) {
+	if (opt_has(r, OPT_token_file) && opt_has(r, OPT_token)) {
 		buf_printf(r->err, "wickfs daemon: give --token-file or --token, not both\n");
 		return -1;
 	}
-	if (!file && !t && !((file = getenv("DAEMON_TOKEN_FILE")) && *file)) {
+	if (opt_has(r, OPT_token))
 		file = NULL;
-		t = getenv("DAEMON_TOKEN");
-	}
+	else if (file)
+		t = NULL;
 	if (file) {
 		if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
 			k = -1;
@@ -191,13 +192,12 @@ static int get_token(struct req *r, const char **tok)
  * memory limit when that is less (at least 4 MiB). */
 static void memory_budget(struct req *r, struct daemon_opts *o)
 {
-	const char *dir = getenv("DAEMON_CGROUP_DIR");
-	long long v = num_opt(r, OPT_max_memory, "DAEMON_MAX_BUFFERED", 0);
+	const char *dir = settings_env(r->ctx->set, "DAEMON_CGROUP_DIR");
+	long long v = opt_num(r, OPT_max_memory);
 	unsigned long long cg;
 
-	v = num_opt(r, OPT_max_memory, "DAEMON_MAX_MEMORY", v);
 	if (v) {
-		o->max_memory = v < (1 << 20) ? (1u << 20) : (size_t)v;
+		o->max_memory = (size_t)v;
 		o->memory_from = "--max-memory";
 		return;
 	}
@@ -221,17 +221,18 @@ static void memory_budget(struct req *r, struct daemon_opts *o)
 int daemon_main(struct req *r)
 {
 	struct daemon_opts o;
+	struct settings *set;
 	const char *allow;
 	int i;
 
 	memset(&o, 0, sizeof(o));
-	o.listen = addr_opt(r, OPT_listen, "DAEMON_LISTEN", DAEMON_DEFAULT_LISTEN);
-	o.socket = addr_opt(r, OPT_socket, "DAEMON_SOCKET", DAEMON_DEFAULT_SOCKET);
+	o.listen = addr_opt(r, OPT_listen, DAEMON_DEFAULT_LISTEN);
+	o.socket = addr_opt(r, OPT_socket, DAEMON_DEFAULT_SOCKET);
 	if (get_token(r, &o.token))
 		return 1;
 	if (o.token) /* no same-user process may read our memory for it */
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if ((allow = str_opt(r, OPT_allow_from, "DAEMON_ALLOW_FROM"))) {
+	if ((allow = str_opt(r, OPT_allow_from))) {
 		char err[200];
 		int n = 1;
 		for (i = 0; allow[i]; i++)
@@ -244,35 +245,28 @@ int daemon_main(struct req *r)
 			return 1;
 		}
 	}
-	o.max_line = (size_t)num_opt(r, OPT_max_line, "DAEMON_MAX_LINE",
-				     DAEMON_DEFAULT_MAX_LINE);
+	/* Defaults, variables and ranges are the spec's (the APPLET line). */
+	o.max_line = (size_t)opt_num(r, OPT_max_line);
 	memory_budget(r, &o);
-	{
-		long long t = num_opt(r, OPT_line_timeout, "DAEMON_LINE_TIMEOUT",
-				      DAEMON_DEFAULT_LINE_TIMEOUT);
-		o.line_timeout = t > 86400 ? 86400 : (int)t;
-		t = num_opt(r, OPT_write_timeout, "DAEMON_WRITE_TIMEOUT",
-			    DAEMON_DEFAULT_WRITE_TIMEOUT);
-		o.write_timeout = t > 86400 ? 86400 : (int)t;
-	}
-	o.max_output = (size_t)num_opt(r, OPT_max_output, "DAEMON_MAX_OUTPUT",
-				       10 << 20);
-	o.workers = (int)num_opt(r, OPT_workers, "DAEMON_WORKERS", 4);
-	o.max_conns = (int)num_opt(r, OPT_max_conns, "DAEMON_MAX_CONNS", 10000);
-	o.max_procs = (int)num_opt(r, OPT_max_procs, "DAEMON_MAX_PROCS", 1024);
+	o.line_timeout = (int)opt_num(r, OPT_line_timeout);
+	o.write_timeout = (int)opt_num(r, OPT_write_timeout);
+	o.max_output = (size_t)opt_num(r, OPT_max_output);
+	o.workers = (int)opt_num(r, OPT_workers);
+	o.max_conns = (int)opt_num(r, OPT_max_conns);
+	o.max_procs = (int)opt_num(r, OPT_max_procs);
+	o.poll_us = (int)opt_num(r, OPT_poll_us);
 	o.verbose = opt_has(r, OPT_v);
 	o.readonly = r->ctx->readonly;
 	o.readonly_exec = r->ctx->readonly_exec;
-	{
-		const char *e = getenv("DAEMON_POLL_US");
-		long long v = e && *e ? strtoll(e, NULL, 10) : 50;
-		if (opt_has(r, OPT_poll_us))
-			v = opt_num(r, OPT_poll_us);
-		o.poll_us = v < 0 ? 0 : v > 10000 ? 10000
-						  : (int)v;
-	}
-	for (i = 0; own_env[i]; i++)
-		unsetenv(own_env[i]);
+	/* What requests start from and may change (settings_request): ours,
+	 * without the environment, whose variables are resolved by now. */
+	if (!(set = arena_alloc(r->arena, sizeof(*set))))
+		return reply_error(r, "daemon: out of memory");
+	*set = *r->ctx->set;
+	set->env = NULL;
+	set->max_output = o.max_output;
+	o.settings = set;
+	drop_own_env(r->applet);
 	/* The environment carries --root to commands; the context has it
 	 * resolved, as from WICKFS_ROOT at the start. */
 	if (opt_str(r, OPT_root)) {
@@ -286,7 +280,5 @@ int daemon_main(struct req *r)
 		return 1;
 	}
 	o.root = r->ctx->root;
-	if (o.workers > 256)
-		o.workers = 256;
 	return daemon_run(&o);
 }

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <string.h>
 #define FOR_diff
+#include "applet_opts.h"
 #include "applet.h"
 #include "text.h"
 #include "diff.h"

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #define FOR_download
+#include "applet_opts.h"
 #include "applet.h"
 #include "archive.h"
 #include "base64.h"

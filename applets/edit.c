@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <string.h>
 #define FOR_edit
+#include "applet_opts.h"
 #include "applet.h"
 #include "json.h"
 #include "edit.h"

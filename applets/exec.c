@@ -23,6 +23,7 @@
  *	  --cwd DIR          run in DIR
  */
 #define FOR_exec
+#include "applet_opts.h"
 #include "applet.h"
 #include "reply.h"
 

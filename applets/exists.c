@@ -13,6 +13,7 @@
  *	  Confined, a path outside the root is an error.
  */
 #define FOR_exists
+#include "applet_opts.h"
 #include "applet.h"
 #include "text.h"
 #include "fsops.h"

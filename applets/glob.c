@@ -36,6 +36,7 @@
  */
 #include <string.h>
 #define FOR_glob
+#include "applet_opts.h"
 #include "applet.h"
 #include "text.h"
 #include "globmatch.h"

@@ -43,6 +43,7 @@
  *	  most 100; the field is absent when none is).
  */
 #define FOR_grep
+#include "applet_opts.h"
 #include <string.h>
 #include "applet.h"
 #include "text.h"

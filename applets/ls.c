@@ -21,11 +21,13 @@
  *	             (RFC 3339), "mtime_unix" and a symlink's "link_target"
  */
 #define FOR_ls
+#include "applet_opts.h"
 #include <stdio.h>
 #include <string.h>
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"
+#include "path.h"
 #include "text.h"
 
 int ls_main(struct req *r)
@@ -50,6 +52,7 @@ int ls_main(struct req *r)
 	for (i = 0; i < n; i++) {
 		buf_puts(r->out, i ? ",{\"name\":" : "{\"name\":");
 		json_cstr(r->out, e[i].name);
+		path_escaped_field(r->out, "name_escaped", e[i].name);
 		buf_puts(r->out, ",\"type\":");
 		json_cstr(r->out, e[i].type);
 		buf_printf(r->out, ",\"size\":%lld", e[i].size);

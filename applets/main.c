@@ -13,6 +13,7 @@
 #include "ctx.h"
 #include "fs.h"
 #include "path.h"
+#include "settings.h"
 
 static void usage(FILE *f)
 {
@@ -30,7 +31,9 @@ static void usage(FILE *f)
 		   "                              WICKFS_OUTPUT=text; grep 1 when nothing\n"
 		   "                              matched, diff 1 when files differ,\n"
 		   "                              exists 1 when missing, exec the\n"
-		   "                              command's status)\n\n"
+		   "                              command's status)\n"
+		   "       wickfs --escaped-paths APPLET ...  (arguments as ls's \"name_escaped\"\n"
+		   "                              gives a name that is not UTF-8: \\xHH, \\\\)\n\n"
 		   "applets:",
 		WFS_VERSION);
 	for (i = 0; i < applet_count; i++)
@@ -114,6 +117,7 @@ static int install_links(const char *argv0, int argc, char **argv)
 {
 	int symbolic = 0, rc = 0, dfd = -1;
 	char self[PATH_MAX], dst[PATH_MAX], name[64];
+	struct settings set;
 	struct arena arena;
 	struct wfs_ctx ctx;
 	const char *dir;
@@ -130,7 +134,11 @@ static int install_links(const char *argv0, int argc, char **argv)
 	}
 	dir = argv[0];
 	arena_init(&arena);
-	if (wfs_ctx_init(&ctx, &arena) || wfs_writable(&ctx, "--install", dir)) {
+	wfs_ctx_init_root(&ctx, &arena, NULL);
+	rc = settings_from_env(&set, environ, ctx.err, sizeof(ctx.err));
+	if (!rc)
+		wfs_ctx_init(&ctx, &arena, &set);
+	if (rc || wfs_writable(&ctx, "--install", dir)) {
 		fprintf(stderr, "wickfs: %s\n", ctx.err);
 		rc = 1;
 	} else if (find_self(argv0, self, sizeof(self))) {
@@ -178,9 +186,10 @@ int main(int argc, char **argv)
 	const struct applet *a = applet_alias(name);
 	struct arena arena;
 	struct buf out, err;
+	struct settings set;
 	struct wfs_ctx ctx;
 	struct req r;
-	int rc;
+	int rc, escaped = 0;
 
 	if (!a || !strcmp(name, "wickfs")) {
 		/* --root DIR: the workspace every path must stay in; through the
@@ -197,6 +206,10 @@ int main(int argc, char **argv)
 				argv += 2;
 			} else if (argc >= 2 && (!strcmp(argv[1], "-t") || !strcmp(argv[1], "--text"))) {
 				setenv("WICKFS_OUTPUT", "text", 1);
+				argc--;
+				argv++;
+			} else if (argc >= 2 && !strcmp(argv[1], "--escaped-paths")) {
+				escaped = 1;
 				argc--;
 				argv++;
 			} else {
@@ -256,9 +269,15 @@ int main(int argc, char **argv)
 	req_init(&r, &arena, &ctx, &out, &err);
 	r.in_fd = 0;
 	r.out_stream = 1;
+	r.escaped_paths = escaped;
+	/* Every setting, once, from the environment (after --root above). */
+	wfs_ctx_init_root(&ctx, &arena, NULL);
+	rc = settings_from_env(&set, environ, ctx.err, sizeof(ctx.err));
+	if (!rc)
+		wfs_ctx_init(&ctx, &arena, &set);
 	if (output_mode(&r)) {
 		rc = 2;
-	} else if (wfs_ctx_init(&ctx, &arena)) {
+	} else if (rc) {
 		reply_error(&r, "%s", ctx.err);
 		rc = 1;
 	} else if (ctx.root && !ctx.root_errno && chdir(ctx.root)) {

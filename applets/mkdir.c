@@ -14,6 +14,7 @@
  *	                 no error (created false)
  */
 #define FOR_mkdir
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"

@@ -17,6 +17,7 @@
  *	  --no-clobber  fail when DST exists (RENAME_NOREPLACE)
  */
 #define FOR_mv
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 

@@ -42,6 +42,7 @@
 #include <string.h>
 #include <unistd.h>
 #define FOR_pack
+#include "applet_opts.h"
 #include "applet.h"
 #include "archive.h"
 #include "confine.h"

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <string.h>
 #define FOR_patch
+#include "applet_opts.h"
 #include "applet.h"
 #include "json.h"
 #include "edit.h"

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 #define FOR_read
+#include "applet_opts.h"
 #include "applet.h"
 #include "base64.h"
 #include "fs.h"

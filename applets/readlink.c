@@ -11,6 +11,7 @@
  *	  Data: {"path","target"}: the target as stored, not resolved.
  */
 #define FOR_readlink
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"

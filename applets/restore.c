@@ -15,6 +15,7 @@
  *	  in the snapshot), recreated (gone since), reverted (changed since).
  */
 #define FOR_restore
+#include "applet_opts.h"
 #include "applet.h"
 #include "snapshot.h"
 

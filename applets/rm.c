@@ -16,6 +16,7 @@
  *	  -f, --force      a missing path is no error (removed 0)
  */
 #define FOR_rm
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"

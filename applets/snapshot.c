@@ -16,6 +16,7 @@
  *	  what differs instead: {"id","added","removed","modified"}.
  */
 #define FOR_snapshot
+#include "applet_opts.h"
 #include "applet.h"
 #include "snapshot.h"
 

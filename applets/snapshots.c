@@ -12,6 +12,7 @@
  *	  {"snapshots":[{"id","tag","time","files",...}]}, oldest first.
  */
 #define FOR_snapshots
+#include "applet_opts.h"
 #include "applet.h"
 #include "snapshot.h"
 

@@ -18,6 +18,7 @@
  *	            beneath the root)
  */
 #define FOR_stat
+#include "applet_opts.h"
 #include <string.h>
 #include "applet.h"
 #include "text.h"

@@ -13,6 +13,7 @@
  *	  data; nothing here follows it. Data: {"path","target"}.
  */
 #define FOR_symlink
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 #include "json.h"

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 #define FOR_unpack
+#include "applet_opts.h"
 #include "applet.h"
 #include "archive.h"
 

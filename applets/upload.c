@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #define FOR_upload
+#include "applet_opts.h"
 #include "applet.h"
 #include "archive.h"
 #include "base64.h"

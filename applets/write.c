@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <string.h>
 #define FOR_write
+#include "applet_opts.h"
 #include "applet.h"
 #include "fsops.h"
 #include "base64.h"
@@ -30,6 +31,7 @@
 #include "fs.h"
 #include "gzpar.h"
 #include "json.h"
+#include "settings.h"
 
 /* stdin as base64 of gzip: the decompressed bytes (in the arena). */
 static int gunzip_stdin(struct req *r, const char **data, size_t *len)
@@ -50,7 +52,7 @@ static int gunzip_stdin(struct req *r, const char **data, size_t *len)
 	if (n < 0)
 		return reply_error(r, "write %s: --gzip: stdin is not base64", r->argv[0]);
 	buf_init(&out);
-	if (gunzip_buf(raw, (size_t)n, fs_max_file(), &out, err, sizeof(err)) ||
+	if (gunzip_buf(raw, (size_t)n, r->ctx->set->max_file, &out, err, sizeof(err)) ||
 	    !(*data = arena_strndup(r->arena, out.p ? out.p : "", out.len))) {
 		buf_free(&out);
 		return reply_error(r, "write %s: --gzip: %s", r->argv[0], err);

@@ -3,6 +3,10 @@
  * Applets are re-entrant: no exit(), no mutable globals, output only into
  * r->out / r->err, memory from r->arena. The CLI and the daemon fast path
  * build a struct req and call applet_run(); both print the same bytes.
+ *
+ * Front-end neutral: lib (applet.c, the daemon) includes it too. An
+ * applet's own OPT_x constants are generated apart: it defines FOR_name
+ * and includes "applet_opts.h" before this header, which only applets do.
  */
 #ifndef WFS_APPLET_H
 #define WFS_APPLET_H
@@ -12,7 +16,6 @@
 #include "arena.h"
 #include "buf.h"
 #include "wickfs.h"
-#include "applet_opts.h"
 
 #define APPLET_MAX_OPTS 32
 
@@ -20,13 +23,13 @@ struct applet;
 
 /* One option of an applet, from its spec (scripts/gen-applets.sh turns
  * the spec into this table at build time, and OPT_x constants into
- * build/gen/applet_opts.h: an applet defines FOR_name before including
- * this header). */
+ * build/gen/applet_opts.h). */
 #define OPT_NUM_MIN INT32_MIN /* no lower bound */
 #define OPT_NUM_MAX INT32_MAX /* no upper bound */
 struct optdef {
 	const char *names; /* "l|files-with-matches" */
 	char type;         /* 0 flag, ':' string, '*' list, '#' integer */
+	unsigned char env; /* ':' '#': default from applet_env_names[env]; 0 none */
 	int32_t min, max;  /* '#': the accepted range */
 	int32_t dflt;      /* '#': the value when not given */
 	uint32_t excl;     /* bit i: cannot be combined with option i */
@@ -34,7 +37,8 @@ struct optdef {
 
 struct opt_val {
 	int seen;        /* how many times given */
-	const char *str; /* last value of a string/number option */
+	const char *str; /* last value of a string/number option, or its
+			    environment default */
 	long long num;
 	const char **list; /* every value of a repeatable option */
 	int nlist;
@@ -58,8 +62,9 @@ struct req {
 	struct buf *err; /* stderr: diagnostics */
 	struct arena *arena;
 	struct wfs_ctx *ctx;
-	int text;      /* answer for people (text.h), not in JSON */
-	int text_done; /* the applet wrote its text form itself */
+	int text;          /* answer for people (text.h), not in JSON */
+	int escaped_paths; /* positionals in path_unescape's form */
+	int text_done;     /* the applet wrote its text form itself */
 };
 
 typedef int (*applet_main_fn)(struct req *r);
@@ -109,6 +114,10 @@ struct applet {
 /* The generated table (build/gen/applets.c). */
 extern const struct applet applet_table[];
 extern const size_t applet_count;
+/* The variables options take their defaults from (the first one set), by
+ * struct optdef's env: names, each ending in NUL, then an empty one (a
+ * spec's $A|B is "A\0B\0"); read from r->ctx->set->env. */
+extern const char *const applet_env_names[];
 /* The applet of exactly this name, or NULL. */
 const struct applet *applet_find(const char *name);
 /* The applet a command name stands for: NAME, a wickfs-NAME link (what
@@ -136,7 +145,8 @@ void req_init(struct req *r, struct arena *a, struct wfs_ctx *ctx,
 int applet_run(const struct applet *a, struct req *r, int argc, char **argv);
 
 /* Options by their OPT_x constant. opt_has: how many times given;
- * opt_num: the value, or the spec's default; opt_str: NULL when absent;
+ * opt_num: the value, or its default (the environment's, else the
+ * spec's); opt_str: the value, or the environment's; NULL when neither;
  * opt_list: every value of a repeatable option. */
 static inline int opt_has(const struct req *r, int i)
 {
@@ -144,7 +154,7 @@ static inline int opt_has(const struct req *r, int i)
 }
 static inline const char *opt_str(const struct req *r, int i)
 {
-	return r->opt[i].seen ? r->opt[i].str : NULL;
+	return r->opt[i].str;
 }
 static inline long long opt_num(const struct req *r, int i)
 {

@@ -57,22 +57,20 @@ struct wfs_ctx {
 					confinement refuses to any path */
 	struct wfs_budget *budget;  /* the daemon's memory budget; NULL: none */
 	size_t budget_held;         /* taken from it by this operation */
+	const struct settings *set; /* never NULL (settings.h) */
 };
 
-/* The context (lib/ctx.c). WICKFS_ROOT (resolved), WICKFS_READONLY and
- * WICKFS_READONLY_EXEC from the environment: 0, or -1 with c->err naming
- * a variable whose value is not a boolean word (1/true/yes/on,
- * 0/false/no/off, any case; unset or empty is off). */
-int wfs_ctx_init(struct wfs_ctx *c, struct arena *a);
+/* The context (lib/ctx.c) of a front end's settings s (kept, not
+ * copied): their root resolved, their read-only modes. */
+struct settings;
+void wfs_ctx_init(struct wfs_ctx *c, struct arena *a, const struct settings *s);
 /* A bare context with the root already resolved (NULL: none), as the
- * daemon does once at its start; modes off. */
+ * daemon does once at its start; modes off, default settings. */
 void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root);
 /* The workspace root, resolved (realpath) once: NULL or "" for none. When
  * it cannot be resolved, c->root is root as given and c->root_errno says
  * why, so every confined operation fails naming it. */
 void wfs_ctx_set_root(struct wfs_ctx *c, const char *root);
-/* Only the read-only modes from the environment (as wfs_ctx_init). */
-int wfs_ctx_modes(struct wfs_ctx *c);
 /* The one wording of a read-only refusal, "OP PATH: " before it; a
  * command's adds why and what allows it. */
 #define WFS_READONLY_REFUSED "refused, WICKFS_READONLY is set"

@@ -67,7 +67,5 @@ struct fs_dirent {
  * by name, in the arena; an entry gone meanwhile is left out. */
 int fs_dir_entries(struct wfs_ctx *c, const char *op, const char *path,
 		   int dfd, struct fs_dirent **out, size_t *n);
-/* Maximum size read/edit will load (WICKFS_MAX_FILE, default 1 GiB). */
-size_t fs_max_file(void);
 
 #endif

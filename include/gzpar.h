@@ -26,8 +26,8 @@ typedef int (*gz_sink_fn)(void *arg, const void *p, size_t n);
 /* Source of compressed bytes: bytes read, 0 at end, -1 (errno set). */
 typedef ssize_t (*gz_source_fn)(void *arg, void *p, size_t n);
 
-/* Worker count: the online cores, or WICKFS_THREADS when set; clamped to
- * 1..GZPAR_MAX_THREADS. */
+/* Worker count: the online cores, clamped to 1..GZPAR_MAX_THREADS (a
+ * caller passes WICKFS_THREADS from its settings to gzw_open). */
 int gz_default_threads(void);
 
 struct gzw;

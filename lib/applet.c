@@ -26,6 +26,7 @@
 #include "bytes.h"
 #include "ctx.h"
 #include "path.h"
+#include "settings.h"
 
 const struct applet *applet_find(const char *name)
 {
@@ -89,23 +90,22 @@ static int opt_find(const struct applet *a, const char *name, size_t n)
 	return -1;
 }
 
-/* Record option i, given as NAME; -1 after an error reply. */
-static int set_value(struct req *r, int i, const char *name, const char *val)
+/* The value of option i, from NAME (the option as given, or the
+ * variable its default came from); -1 after an error reply. */
+static int take_value(struct req *r, int i, const char *name, const char *val,
+		      int from_env)
 {
 	const struct optdef *d = &r->applet->opts[i];
 	struct opt_val *o = &r->opt[i];
 	char *end;
 
-	o->seen++;
-	if (!d->type)
-		return 0;
 	o->str = val;
 	if (d->type == '#') {
 		errno = 0;
 		o->num = strtoll(val, &end, 10);
 		if (errno || end == val || *end) {
-			reply_error(r, "%s: option %s needs an integer, got \"%s\"",
-				    r->applet->name, name, val);
+			reply_error(r, "%s: %s%s needs an integer, got \"%s\"",
+				    r->applet->name, from_env ? "" : "option ", name, val);
 			return -1;
 		}
 		if ((d->min != OPT_NUM_MIN && o->num < d->min) ||
@@ -127,6 +127,28 @@ static int set_value(struct req *r, int i, const char *name, const char *val)
 			return -1;
 		}
 		o->list[o->nlist++] = val;
+	}
+	return 0;
+}
+
+/* Record option i, given as NAME; -1 after an error reply. */
+static int set_value(struct req *r, int i, const char *name, const char *val)
+{
+	r->opt[i].seen++;
+	return r->applet->opts[i].type ? take_value(r, i, name, val, 0) : 0;
+}
+
+/* Option i not given: its default from the first variable of its spec's
+ * $VAR list that is set and not empty, held to the option's range. 0, or
+ * -1 after an error reply. */
+static int env_default(struct req *r, int i)
+{
+	const char *name = applet_env_names[r->applet->opts[i].env], *v;
+
+	for (; *name; name += strlen(name) + 1) {
+		v = settings_env(r->ctx->set, name);
+		if (v && *v)
+			return take_value(r, i, name, v, 1);
 	}
 	return 0;
 }
@@ -202,6 +224,8 @@ static int opts_check(struct req *r)
 	for (i = 0; d[i].names; i++) {
 		if (!r->opt[i].seen) {
 			r->opt[i].num = d[i].dflt;
+			if (d[i].env && env_default(r, i))
+				return 1;
 			continue;
 		}
 		for (j = i + 1; d[j].names; j++)
@@ -269,6 +293,14 @@ static int run(const struct applet *a, struct req *r, int argc, char **argv)
 	pos[np] = NULL;
 	if (opts_check(r))
 		return 1;
+	for (i = 0; r->escaped_paths && i < np; i++) {
+		const char *why;
+		char *raw = path_unescape(r->arena, pos[i], &why);
+
+		if (!raw)
+			return reply_error(r, "%s %s: %s (--escaped-paths)", a->name, pos[i], why);
+		pos[i] = raw;
+	}
 	if (np < a->min_args || (a->max_args >= 0 && np > a->max_args))
 		return usage_line(r);
 	r->argc = np;

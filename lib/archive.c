@@ -26,6 +26,7 @@
 #include "ignore.h"
 #include "gzpar.h"
 #include "json.h"
+#include "settings.h"
 #include "tar.h"
 
 #define IO_BUF (128 * 1024)
@@ -348,7 +349,10 @@ int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
 		k.out_ino = st.st_ino;
 	}
 	k.buf = malloc(IO_BUF);
-	k.gz = gzw_open(o->level, o->threads, gz_sink, &out_fd);
+	/* no --threads: WICKFS_THREADS, when a number; <= 0 the cores */
+	k.gz = gzw_open(o->level,
+			o->threads > 0 || c->set->threads_bad ? o->threads : (int)c->set->threads,
+			gz_sink, &out_fd);
 	if (!k.buf || !k.gz) {
 		wfs_fail(c, "pack %s: out of memory", o->dir);
 		goto out;
@@ -751,14 +755,6 @@ static int drain_rest(struct unpacker *u)
 	return 0;
 }
 
-static unsigned long long env_limit(void)
-{
-	const char *e = getenv("WICKFS_UNPACK_MAX");
-	unsigned long long v = e && *e ? strtoull(e, NULL, 10) : 0;
-
-	return v ? v : ARCHIVE_DEFAULT_MAX;
-}
-
 int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 	       struct wfs_archive_result *res)
 {
@@ -778,7 +774,7 @@ int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 	u->o = o;
 	u->res = res;
 	u->parent_fd = -1;
-	u->limit = o->max_bytes ? o->max_bytes : env_limit();
+	u->limit = o->max_bytes ? o->max_bytes : c->set->unpack_max;
 	/* Never setuid or setgid; the umask too unless asked to keep the
 	 * archive's permissions (for root as well: an archive here is
 	 * input from elsewhere, not a backup being restored). */

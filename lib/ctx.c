@@ -12,44 +12,15 @@
 #include <time.h>
 #include "ctx.h"
 #include "fs.h"
+#include "settings.h"
 #include "wickfs.h"
-
-/* A boolean variable: unset or empty is off; anything but the usual
- * words is an error, so WICKFS_READONLY=true never leaves writes on. */
-static int env_bool(struct wfs_ctx *c, const char *name, int *val)
-{
-	static const char *const words[] = {"0", "false", "no", "off",
-					    "1", "true", "yes", "on"};
-	const char *v = getenv(name);
-	int i;
-
-	*val = 0;
-	if (!v || !*v)
-		return 0;
-	for (i = 0; i < 8; i++) {
-		if (!strcasecmp(v, words[i])) {
-			*val = i >= 4;
-			return 0;
-		}
-	}
-	return wfs_fail(c, "%s=%s: not a boolean; use 1, true, yes, on or 0, "
-			   "false, no, off",
-			name, v);
-}
 
 void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root)
 {
 	memset(c, 0, sizeof(*c));
 	c->arena = a;
 	c->root = root;
-}
-
-int wfs_ctx_modes(struct wfs_ctx *c)
-{
-	if (env_bool(c, "WICKFS_READONLY", &c->readonly) ||
-	    env_bool(c, "WICKFS_READONLY_EXEC", &c->readonly_exec))
-		return -1;
-	return 0;
+	c->set = &settings_defaults;
 }
 
 int wfs_writable(struct wfs_ctx *c, const char *op, const char *path)
@@ -86,11 +57,13 @@ void wfs_ctx_set_root(struct wfs_ctx *c, const char *root)
 	free(real);
 }
 
-int wfs_ctx_init(struct wfs_ctx *c, struct arena *a)
+void wfs_ctx_init(struct wfs_ctx *c, struct arena *a, const struct settings *s)
 {
 	wfs_ctx_init_root(c, a, NULL);
-	wfs_ctx_set_root(c, getenv("WICKFS_ROOT"));
-	return wfs_ctx_modes(c);
+	c->set = s;
+	c->readonly = s->readonly;
+	c->readonly_exec = s->readonly_exec;
+	wfs_ctx_set_root(c, s->root);
 }
 
 /* The start of a UTF-8 character at or before p (never before s). */

@@ -112,7 +112,10 @@ static int executable(const char *path)
 }
 
 /* A program named by a plain word: absolute, or found in an absolute PATH
- * entry. Relative names go to sh, which resolves them in the right cwd. */
+ * entry. Relative names go to sh, which resolves them in the right cwd.
+ * PATH is no setting (include/settings.h) but the environment the child
+ * inherits from this process: the one getenv lib keeps, so that we find
+ * what sh, searching that same PATH, would run. */
 static int find_program(const char *name, char *out, size_t outlen)
 {
 	const char *path = getenv("PATH"), *p, *end;

@@ -14,6 +14,7 @@
 #include "confine.h"
 #include "ctx.h"
 #include "fs.h"
+#include "settings.h"
 
 const char *fs_type_name(mode_t m)
 {
@@ -45,20 +46,6 @@ int fs_openat_raw(int dirfd, const char *name, int flags)
 int fs_open_raw(const char *path, int flags)
 {
 	return fs_openat_raw(AT_FDCWD, path, flags);
-}
-
-size_t fs_max_file(void)
-{
-	const char *e = getenv("WICKFS_MAX_FILE");
-	unsigned long long v;
-	char *end;
-
-	if (e && *e) {
-		v = strtoull(e, &end, 10);
-		if (!*end && v > 0)
-			return (size_t)v;
-	}
-	return (size_t)1 << 30;
 }
 
 int fs_open_regular(struct wfs_ctx *c, const char *op, const char *path,
@@ -102,7 +89,7 @@ int fs_regular_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
 int fs_read_fd(struct wfs_ctx *c, const char *op, const char *path, int fd,
 	       const struct stat *st, char **data, size_t *len)
 {
-	size_t max = fs_max_file(), cap, n = 0;
+	size_t max = c->set->max_file, cap, n = 0;
 	char *p, *np;
 	ssize_t r;
 

@@ -20,6 +20,7 @@
 #include "fs.h"
 #include "globmatch.h"
 #include "re.h"
+#include "settings.h"
 #include "walk.h"
 
 #define GREP_BLOCK (256 * 1024)
@@ -1091,18 +1092,11 @@ static char *build_pattern(struct wfs_ctx *c, const struct wfs_grep_opts *o,
  * is an error rather than a silent default. */
 static int thread_count(struct wfs_ctx *c)
 {
-	const char *e = getenv("WICKFS_THREADS");
-	char *end;
-	long n;
+	long n = c->set->threads_given ? c->set->threads : sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (e && *e) {
-		errno = 0;
-		n = strtol(e, &end, 10);
-		if (*end || errno)
-			return wfs_fail(c, "grep: WICKFS_THREADS=%s is not a number of threads", e);
-	} else {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-	}
+	if (c->set->threads_bad)
+		return wfs_fail(c, "grep: WICKFS_THREADS=%s is not a number of threads",
+				c->set->threads_bad);
 	return n < 1 ? 1 : n > GREP_MAX_THREADS ? GREP_MAX_THREADS
 						: (int)n;
 }
@@ -1152,7 +1146,7 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	g->cfg.stop = &g->stop;
 	g->cfg.deadline_ms = c->deadline_ms;
 	g->cfg.cancel = c->cancel;
-	g->cfg.max_file = fs_max_file();
+	g->cfg.max_file = c->set->max_file;
 	/* A file can contribute at most the cap; context needs no more. */
 	g->cfg.per_file = o->count ? 0 : o->max;
 	pthread_mutex_init(&g->mu, NULL);

@@ -65,13 +65,8 @@ struct gzw {
 
 int gz_default_threads(void)
 {
-	const char *e = getenv("WICKFS_THREADS");
-	long n = 0;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (e && *e)
-		n = strtol(e, NULL, 10);
-	if (n <= 0)
-		n = sysconf(_SC_NPROCESSORS_ONLN);
 	if (n < 1)
 		n = 1;
 	if (n > GZPAR_MAX_THREADS)

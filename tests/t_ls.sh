@@ -41,7 +41,7 @@ w=$TEST_TMP/names
 mkdir -p "$w"
 : >"$w/$(printf 'q"b\\s\nn\tt')"
 : >"$w/$(printf 'x\xffy')"
-expect ls.escaped_names 0 '{"ok":true,"data":[{"name":"q\"b\\s\nn\tt","type":"file","size":0},{"name":"x\ufffdy","type":"file","size":0}]}' ls "$w"
+expect ls.escaped_names 0 '{"ok":true,"data":[{"name":"q\"b\\s\nn\tt","type":"file","size":0},{"name":"x\ufffdy","name_escaped":"x\\xffy","type":"file","size":0}]}' ls "$w"
 
 # Many entries: all listed, in order.
 m=$TEST_TMP/many
@@ -68,3 +68,19 @@ wf ls "$kd"
 check ls.kind.fifo '{"ok":true,"data":[{"name":"f","type":"file","size":0},{"name":"p","type":"file","size":0,"kind":"fifo (named pipe)"}]}' "${OUT%$'\n'}"
 wf stat "$kd/p"
 check_match ls.kind.same_as_stat '*"type":"fifo (named pipe)"*' "$OUT"
+
+# A name that is not UTF-8: U+FFFD in "name" (the reference's), and beside
+# it "name_escaped", which --escaped-paths reads back into the bytes.
+nu=$TEST_TMP/nonutf8
+mkdir -p "$nu"
+printf 'raw\n' >"$nu/"$'a\xffb'
+printf 'bs\n' >"$nu/c\\d"
+expect ls.name_escaped 0 '{"ok":true,"data":[{"name":"a\ufffdb","name_escaped":"a\\xffb","type":"file","size":4},{"name":"c\\d","type":"file","size":3}]}' ls "$nu"
+wf ls --long "$nu"
+check_true ls.name_escaped.long "no name_escaped in $(show "$OUT")" grep -qF '"name":"a\ufffdb","name_escaped":"a\\xffb"' <<<"$OUT"
+expect ls.escaped_paths.read 0 '{"ok":true,"data":"raw\n"}' --escaped-paths read "$nu/a\\xffb"
+expect ls.escaped_paths.backslash 0 '{"ok":true,"data":"bs\n"}' --escaped-paths read "$nu/c\\\\d"
+expect ls.escaped_paths.bad 1 '{"ok":false,"error":"read '"$nu"'/c\\d: a backslash starts \\xHH (a byte) or \\\\ (a backslash) (--escaped-paths)"}' --escaped-paths read "$nu/c\\d"
+expect ls.escaped_paths.nul 1 '{"ok":false,"error":"read '"$nu"'/a\\x00: \\x00: a path holds no NUL byte (--escaped-paths)"}' --escaped-paths read "$nu/a\\x00"
+# without the flag the argument is literal, as the reference's
+expect ls.escaped_paths.off 1 '{"ok":false,"error":"read '"$nu"'/a\\xffb: no such file or directory"}' read "$nu/a\\xffb"

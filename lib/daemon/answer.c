@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "daemon_int.h"
 #include "json.h"
@@ -34,8 +33,8 @@ static void resp_run(struct job *j, const struct reply_run *run,
 	j->mode = JOB_DONE;
 }
 
-void resp_legacy(struct job *j, const char *out, size_t out_len,
-		 const char *err, size_t err_len, int code, const char *error)
+void answer_legacy(struct job *j, const char *out, size_t out_len,
+		   const char *err, size_t err_len, int code, const char *error)
 {
 	struct reply_run run = {out, err, out_len, err_len, code, 0, 0, 0};
 
@@ -52,9 +51,9 @@ static void too_big(const struct job *j, size_t size, struct buf *b)
 
 /* The fast path's legacy line: the envelope is stdout, escaped once more.
  * An envelope cut short would not parse: too big, it becomes an error. */
-static void resp_legacy_env(struct job *j, const char *env, size_t len,
-			    const char *err, size_t err_len, int code,
-			    const char *error)
+static void answer_legacy_env(struct job *j, const char *env, size_t len,
+			      const char *err, size_t err_len, int code,
+			      const char *error)
 {
 	size_t room = REPLY_LINE_MAX - reply_legacy_overhead(j->id, j->id_len, error);
 	struct buf big;
@@ -63,10 +62,10 @@ static void resp_legacy_env(struct job *j, const char *env, size_t len,
 	    json_str_size(env, len, room, NULL) +
 			    json_str_size(err, err_len, room, NULL) <
 		    room)
-		return resp_legacy(j, env, len, err, err_len, code, error);
+		return answer_legacy(j, env, len, err, err_len, code, error);
 	buf_init(&big);
 	too_big(j, len, &big);
-	resp_legacy(j, big.p ? big.p : "", big.len, "", 0, 1, error);
+	answer_legacy(j, big.p ? big.p : "", big.len, "", 0, 1, error);
 	buf_free(&big);
 }
 
@@ -96,7 +95,7 @@ static void resp_native(struct job *j, const char *env, size_t len)
 	buf_puts(b, "}\n");
 }
 
-void resp_fail(struct job *j, int code, const char *msg)
+void answer_fail(struct job *j, int code, const char *msg)
 {
 	if (j->native) {
 		resp_begin(j);
@@ -104,11 +103,11 @@ void resp_fail(struct job *j, int code, const char *msg)
 		json_cstr(&j->resp, msg);
 		buf_puts(&j->resp, "}\n");
 	} else {
-		resp_legacy(j, "", 0, "", 0, code, msg);
+		answer_legacy(j, "", 0, "", 0, code, msg);
 	}
 }
 
-void resp_invalid(struct job *j, const char *what)
+void answer_invalid(struct job *j, const char *what)
 {
 	char msg[512];
 
@@ -116,10 +115,10 @@ void resp_invalid(struct job *j, const char *what)
 	j->id_len = 0;
 	j->native = 0;
 	snprintf(msg, sizeof(msg), "invalid JSON: %s", what);
-	resp_legacy(j, "", 0, "", 0, 0, msg);
+	answer_legacy(j, "", 0, "", 0, 0, msg);
 }
 
-void resp_over_budget(struct job *j, size_t size)
+void answer_over_budget(struct job *j, size_t size)
 {
 	const struct daemon *d = j->d;
 	char msg[400];
@@ -134,7 +133,7 @@ void resp_over_budget(struct job *j, size_t size)
 				   "less (read --bytes --offset N --limit N)",
 		 size, d->mem.limit,
 		 j->spawned ? "the command ran; " : "");
-	resp_fail(j, code, msg);
+	answer_fail(j, code, msg);
 }
 
 static void timeout_msg(struct job *j, char *msg, size_t n)
@@ -179,8 +178,8 @@ static size_t command_line_max(const struct job *j)
 	return room < REPLY_LINE_MAX ? room : REPLY_LINE_MAX;
 }
 
-void request_command_done(struct job *j, struct wfs_exec_result *res,
-			  const char *spawn_error)
+void answer_command(struct job *j, struct wfs_exec_result *res,
+		    const char *spawn_error)
 {
 	size_t max = command_line_max(j);
 	const char *shut = "daemon shutting down: command killed";
@@ -192,7 +191,7 @@ void request_command_done(struct job *j, struct wfs_exec_result *res,
 	timeout_msg(j, msg, sizeof(msg));
 	if (j->mode == JOB_SHELL) {
 		if (spawn_error)
-			return resp_legacy(j, "", 0, "", 0, 1, spawn_error);
+			return answer_legacy(j, "", 0, "", 0, 1, spawn_error);
 		run = reply_run_of(res);
 		j->exit_code = res->exit_code;
 		return resp_run(j, &run, res->timed_out ? msg : j->cancelled ? shut
@@ -206,8 +205,8 @@ void request_command_done(struct job *j, struct wfs_exec_result *res,
 	} else if (!j->native && (res->timed_out || j->cancelled)) {
 		/* The request's timeout killed the whole `wickfs exec`. */
 		buf_free(&env);
-		return resp_legacy(j, "", 0, "", 0, res->timed_out ? 124 : -1,
-				   res->timed_out ? msg : shut);
+		return answer_legacy(j, "", 0, "", 0, res->timed_out ? 124 : -1,
+				     res->timed_out ? msg : shut);
 	} else {
 		run = reply_run_of(res);
 		exec_env_fit(j, &run, &env, max);
@@ -215,11 +214,11 @@ void request_command_done(struct job *j, struct wfs_exec_result *res,
 	if (j->native)
 		resp_native(j, env.p, env.len);
 	else
-		resp_legacy_env(j, env.p, env.len, "", 0, spawn_error ? 1 : 0, NULL);
+		answer_legacy_env(j, env.p, env.len, "", 0, spawn_error ? 1 : 0, NULL);
 	buf_free(&env);
 }
 
-int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
+int answer_applet(struct job *j, int cwd_fd, int private_cwd)
 {
 	struct buf out, err;
 	struct wfs_ctx ctx;
@@ -233,12 +232,13 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 			eb[0] = (char)(eb[0] - 'A' + 'a');
 		snprintf(msg, sizeof(msg), "chdir %.400s: %s",
 			 j->workdir ? j->workdir : ".", eb);
-		resp_fail(j, 1, msg);
+		answer_fail(j, 1, msg);
 		return 0;
 	}
 	buf_init(&out);
 	buf_init(&err);
 	wfs_ctx_init_root(&ctx, &j->arena, j->d->root);
+	ctx.set = &j->set;
 	ctx.budget = &j->d->mem;
 	ctx.readonly = j->d->o->readonly;
 	ctx.readonly_exec = j->d->o->readonly_exec;
@@ -256,7 +256,7 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 		again = 1; /* nothing answered: a worker reads it */
 		j->probe = 0;
 	} else if (out.oom || err.oom) {
-		resp_fail(j, 1, "out of memory");
+		answer_fail(j, 1, "out of memory");
 	} else if (j->native) {
 		resp_native(j, out.p ? out.p : "", out.len);
 	} else {
@@ -265,53 +265,14 @@ int request_run_applet(struct job *j, int cwd_fd, int private_cwd)
 			snprintf(msg, sizeof(msg), "daemon shutting down");
 		else if (rc && wfs_now_ms() >= j->deadline_ms)
 			timeout_msg(j, msg, sizeof(msg));
-		resp_legacy_env(j, out.p ? out.p : "", out.len,
-				err.p ? err.p : "", err.len,
-				*msg && !j->d->stopping ? 124 : rc, msg);
+		answer_legacy_env(j, out.p ? out.p : "", out.len,
+				  err.p ? err.p : "", err.len,
+				  *msg && !j->d->stopping ? 124 : rc, msg);
 	}
 	buf_free(&out);
 	buf_free(&err);
 	/* Back where we were: the next request may have no workdir. */
 	if (private_cwd && j->workdir && fchdir(cwd_fd) && !again)
-		resp_fail(j, 1, "cannot return to the daemon's directory");
+		answer_fail(j, 1, "cannot return to the daemon's directory");
 	return again;
-}
-
-/* Small file operations run on the loop thread itself: a handoff to a
- * worker and back costs more than the work. Anything that can take long
- * (grep, glob, big files, directories, options we do not know) goes to
- * the workers. */
-int request_inline_ok(const struct job *j)
-{
-	unsigned flags = j->applet->flags;
-	const char *path;
-	char full[4096];
-	struct stat st;
-	int i;
-
-	if (!(flags & APPLET_LOOP_OK))
-		return 0;
-	for (i = 0; i < j->argc; i++)
-		if (j->argv[i][0] == '-')
-			return 0;
-	if (j->in_len > INLINE_MAX)
-		return 0;
-	/* read tries on the loop and gives up on a big file by itself
-	 * (probe): no stat for the common small one */
-	if (flags & APPLET_LOOP_PROBE)
-		return 2;
-	path = j->argc ? j->argv[0] : ".";
-	if (!*path)
-		path = ".";
-	if (path[0] != '/' && j->workdir) {
-		if ((size_t)snprintf(full, sizeof(full), "%s/%s", j->workdir, path) >=
-		    sizeof(full))
-			return 0;
-		path = full;
-	}
-	if (stat(path, &st))
-		return 1; /* fails fast, in the applet, with its own message */
-	if (S_ISDIR(st.st_mode))
-		return (flags & APPLET_LOOP_DIR) && st.st_size <= INLINE_MAX / 4;
-	return S_ISREG(st.st_mode) && st.st_size <= INLINE_MAX;
 }

@@ -20,6 +20,8 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +66,7 @@ static void conn_update(struct conn *c)
 		want |= EPOLLIN;
 	if (c->out.len > c->out_off)
 		want |= EPOLLOUT;
-	if (want != c->events && !ep_ctl(d, EPOLL_CTL_MOD, c->fd, &c->w, want))
+	if (want != c->events && !event_ctl(&d->loop, EPOLL_CTL_MOD, c->fd, &c->w, want))
 		c->events = want;
 }
 
@@ -73,7 +75,7 @@ void conn_close(struct conn *c)
 	struct daemon *d = c->d;
 
 	if (!c->dead) {
-		epoll_ctl(d->ep, EPOLL_CTL_DEL, c->fd, NULL);
+		event_ctl(&d->loop, EPOLL_CTL_DEL, c->fd, NULL, 0);
 		close(c->fd);
 		c->fd = -1;
 		c->dead = 1;
@@ -89,7 +91,7 @@ void conn_close(struct conn *c)
 		if (c->job)
 			c->job->abandon = 1;
 		if (d->o->verbose)
-			dlog("connection closed");
+			daemon_log("connection closed");
 	}
 	if (!c->job) {
 		c->next = d->dead_conns;
@@ -127,8 +129,8 @@ static void conn_flush(struct conn *c)
 		/* The reader's deadline runs from its last progress. */
 		struct daemon *d = c->d;
 		c->write_since = wfs_now_ms();
-		d->check_at = earliest(d->check_at, c->write_since +
-							    d->o->write_timeout * 1000LL);
+		d->conn_timer.at = earliest(d->conn_timer.at,
+					    c->write_since + d->o->write_timeout * 1000LL);
 	}
 }
 
@@ -161,51 +163,44 @@ static void admit(struct daemon *d, struct job *j)
 
 	if (used <= cap && n <= cap - used)
 		return;
-	if ((k = dlog_rate(d)))
-		dlog("id=%s: an answer of %zu bytes dropped: %zu of the memory "
-		     "budget's %zu bytes are in use (--max-memory)%s",
-		     j->id, n,
-		     used, d->mem.limit, k > 1 ? ", and more since" : "");
-	resp_over_budget(j, n);
+	if ((k = daemon_log_rate(&d->flood)))
+		daemon_log("id=%s: an answer of %zu bytes dropped: %zu of the memory "
+			   "budget's %zu bytes are in use (--max-memory)%s",
+			   j->id, n,
+			   used, d->mem.limit, k > 1 ? ", and more since" : "");
+	answer_over_budget(j, n);
 }
 
-void job_complete(struct daemon *d, struct job *j)
+/* A job's answer (j->answered, from job_complete): sent, and the
+ * connection goes on with its next line. */
+static void conn_answer(struct job *j)
 {
+	struct daemon *d = j->d;
 	struct conn *c = j->conn;
 
-	if (j->mode != JOB_DONE || j->running)
-		return;
-	job_release(j);
-	if (d->o->verbose)
-		dlog("id=%s answered in %lld ms", j->id,
-		     wfs_now_ms() - j->started_ms);
-	if (c) {
-		if (c->job == j) {
-			d->inflight--;
-			c->job = NULL;
-		}
-		if (c->dead) {
-			if (d->o->verbose)
-				dlog("id=%s unanswered, its client is gone: %.100s",
-				     j->id, j->resp.p ? j->resp.p : "");
-			conn_close(c); /* now free to go */
-		} else {
-			admit(d, j);
-			conn_send(c, &j->resp);
-			if (!j->spawned)
-				loop_poll_after(d);
-			conn_process(c);
-		}
+	if (c->job == j) {
+		d->inflight--;
+		c->job = NULL;
 	}
-	j->next = d->dead_jobs;
-	d->dead_jobs = j;
+	if (c->dead) {
+		if (d->o->verbose)
+			daemon_log("id=%s unanswered, its client is gone: %.100s",
+				   j->id, j->resp.p ? j->resp.p : "");
+		conn_close(c); /* now free to go */
+	} else {
+		admit(d, j);
+		conn_send(c, &j->resp);
+		if (!j->spawned)
+			loop_poll_after(&d->loop);
+		conn_process(c);
+	}
 }
 
 static void log_refused(struct daemon *d, struct job *j)
 {
 	if (d->o->verbose || j->refused)
-		dlog("id=%s refused: %.*s", j->id,
-		     (int)(j->resp.len > 300 ? 300 : j->resp.len - 1), j->resp.p);
+		daemon_log("id=%s refused: %.*s", j->id,
+			   (int)(j->resp.len > 300 ? 300 : j->resp.len - 1), j->resp.p);
 }
 
 /* Start a parsed job: in process here or on a worker, or as a command. */
@@ -216,7 +211,7 @@ static void run_job(struct daemon *d, struct job *j)
 	if (j->mode == JOB_APPLET && d->loop_private_cwd == d->private_cwd &&
 	    (how = request_inline_ok(j))) {
 		j->probe = how == 2;
-		if (request_run_applet(j, d->cwd_fd, d->loop_private_cwd))
+		if (answer_applet(j, d->cwd_fd, d->loop_private_cwd))
 			pool_submit(d->pool, j);
 		else
 			job_complete(d, j);
@@ -237,13 +232,14 @@ static void run_job(struct daemon *d, struct job *j)
 static void dispatch(struct daemon *d, struct conn *c, struct job *j)
 {
 	j->conn = c;
+	j->answered = conn_answer;
 	if (j->authed)
 		c->authed = 1;
 	if (j->mode == JOB_DONE) {
 		log_refused(d, j);
 		j->conn = NULL;
 		conn_send(c, &j->resp);
-		loop_poll_after(d);
+		loop_poll_after(&d->loop);
 		j->next = d->dead_jobs;
 		d->dead_jobs = j;
 		return;
@@ -256,7 +252,8 @@ static void dispatch(struct daemon *d, struct conn *c, struct job *j)
 		run_job(d, j);
 }
 
-void job_parsed(struct daemon *d, struct job *j)
+/* A job whose big line a worker parsed: run or answer it now. */
+static void conn_parsed(struct daemon *d, struct job *j)
 {
 	j->parsed = 0;
 	j->line = NULL;
@@ -360,8 +357,8 @@ static void oversize(struct conn *c)
 	struct daemon *d = c->d;
 	char msg[100];
 
-	dlog("request line over %zu bytes: answered with an error, skipped",
-	     d->o->max_line);
+	daemon_log("request line over %zu bytes: answered with an error, skipped",
+		   d->o->max_line);
 	snprintf(msg, sizeof(msg), "request line exceeds the limit of %zu bytes",
 		 d->o->max_line);
 	conn_error(c, msg);
@@ -376,12 +373,13 @@ static void line_started(struct conn *c)
 	if (c->line_since)
 		return;
 	c->line_since = wfs_now_ms();
-	d->check_at = earliest(d->check_at,
-			       c->line_since + d->o->line_timeout * 1000LL);
+	d->conn_timer.at = earliest(d->conn_timer.at,
+				    c->line_since + d->o->line_timeout * 1000LL);
 }
 
-void conns_expire(struct daemon *d, long long now)
+void conn_expire(struct timer *t, long long now)
 {
+	struct daemon *d = t->data;
 	long long limit = d->o->line_timeout * 1000LL, next = 0;
 	long long wlimit = d->o->write_timeout * 1000LL;
 	struct conn *c, *nx;
@@ -390,9 +388,9 @@ void conns_expire(struct daemon *d, long long now)
 	for (c = d->conns; c; c = nx) {
 		nx = c->next;
 		if (c->write_since && now - c->write_since >= wlimit) {
-			dlog("an answer of %zu bytes unread for %d s (the "
-			     "daemon's --write-timeout): connection closed",
-			     c->out.len - c->out_off, d->o->write_timeout);
+			daemon_log("an answer of %zu bytes unread for %d s (the "
+				   "daemon's --write-timeout): connection closed",
+				   c->out.len - c->out_off, d->o->write_timeout);
 			conn_close(c);
 			continue;
 		}
@@ -404,14 +402,14 @@ void conns_expire(struct daemon *d, long long now)
 			next = earliest(next, c->line_since + limit);
 			continue;
 		}
-		dlog("request line unfinished after %d s: connection closed",
-		     d->o->line_timeout);
+		daemon_log("request line unfinished after %d s: connection closed",
+			   d->o->line_timeout);
 		snprintf(msg, sizeof(msg), "request line unfinished after %d s "
 					   "(the daemon's --line-timeout): connection closed",
 			 d->o->line_timeout);
 		conn_refuse(c, msg);
 	}
-	d->check_at = next;
+	t->at = next;
 }
 
 /* Past the budget (less room for a small answer), the buffers idle
@@ -444,9 +442,9 @@ static void enforce_budget(struct daemon *d)
 				big = c, n = c->in.len - c->in_off;
 		if (!big)
 			return;
-		dlog("memory budget of %zu bytes exceeded (--max-memory): refused "
-		     "the connection holding the most request bytes (%zu)",
-		     d->mem.limit, n);
+		daemon_log("memory budget of %zu bytes exceeded (--max-memory): refused "
+			   "the connection holding the most request bytes (%zu)",
+			   d->mem.limit, n);
 		snprintf(msg, sizeof(msg), "request refused: the daemon holds more "
 					   "than its memory budget (--max-memory %zu) in requests "
 					   "and unread answers, and this connection held the most "
@@ -588,8 +586,10 @@ static void conn_read(struct conn *c)
 	conn_process(c);
 }
 
-void conn_event(struct conn *c, unsigned ev)
+static void conn_event(struct watch *w, unsigned ev)
 {
+	struct conn *c = w->data;
+
 	if (c->dead)
 		return;
 	if (ev & EPOLLOUT) {
@@ -621,16 +621,22 @@ static int make_room(struct daemon *d)
 			old = c;
 	if (!old)
 		return 0;
-	dlog("connection closed for a new one: %d connections open "
-	     "(--max-conns), and it sent no valid request in %lld ms",
-	     d->nconns, now - old->opened_ms);
+	daemon_log("connection closed for a new one: %d connections open "
+		   "(--max-conns), and it sent no valid request in %lld ms",
+		   d->nconns, now - old->opened_ms);
 	conn_refuse(old, "connection closed: the daemon is at its --max-conns "
 			 "limit and this connection sent no valid request");
 	return 1;
 }
 
-void conn_accept(struct daemon *d, struct listener *l)
+void conn_accept(struct watch *w, unsigned events)
 {
+	struct listener *l = (struct listener *)((char *)w - offsetof(struct listener, w));
+	struct daemon *d = w->data;
+
+	(void)events;
+	if (d->stopping)
+		return;
 	for (;;) {
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
@@ -646,28 +652,28 @@ void conn_accept(struct daemon *d, struct listener *l)
 			if (errno == EMFILE || errno == ENFILE ||
 			    errno == ENOBUFS || errno == ENOMEM) {
 				int i;
-				dlog("accept: %s: pausing new connections for 100 ms",
-				     strerror(errno));
+				daemon_log("accept: %s: pausing new connections for 100 ms",
+					   strerror(errno));
 				for (i = 0; i < d->nlis; i++)
-					epoll_ctl(d->ep, EPOLL_CTL_DEL, d->lis[i].fd, NULL);
-				d->accept_resume = wfs_now_ms() + 100;
+					event_ctl(&d->loop, EPOLL_CTL_DEL, d->lis[i].fd, NULL, 0);
+				d->accept_timer.at = wfs_now_ms() + 100;
 			}
 			return;
 		}
 		if (!l->is_unix && d->o->nallow &&
 		    !netaddr_cidr_match(d->o->allow, d->o->nallow, (struct sockaddr *)&ss)) {
-			if ((k = dlog_rate(d))) {
+			if ((k = daemon_log_rate(&d->flood))) {
 				char who[80];
 				netaddr_format((struct sockaddr *)&ss, who, sizeof(who));
-				dlog("connection from %s refused: not in --allow-from%s",
-				     who, k > 1 ? " (and more since)" : "");
+				daemon_log("connection from %s refused: not in --allow-from%s",
+					   who, k > 1 ? " (and more since)" : "");
 			}
 			close(fd);
 			continue;
 		}
 		if (d->nconns >= d->o->max_conns && !make_room(d)) {
-			dlog("connection refused: %d connections open (--max-conns)",
-			     d->nconns);
+			daemon_log("connection refused: %d connections open (--max-conns)",
+				   d->nconns);
 			close(fd);
 			continue;
 		}
@@ -681,11 +687,11 @@ void conn_accept(struct daemon *d, struct listener *l)
 		c->d = d;
 		c->fd = fd;
 		c->opened_ms = wfs_now_ms();
-		c->w = (struct watch){W_CONN, 0, c};
+		c->w = (struct watch){conn_event, c};
 		c->events = EPOLLIN;
 		buf_init(&c->in);
 		buf_init(&c->out);
-		if (ep_ctl(d, EPOLL_CTL_ADD, fd, &c->w, EPOLLIN)) {
+		if (event_ctl(&d->loop, EPOLL_CTL_ADD, fd, &c->w, EPOLLIN)) {
 			close(fd);
 			free(c);
 			continue;
@@ -696,6 +702,35 @@ void conn_accept(struct daemon *d, struct listener *l)
 		d->conns = c;
 		d->nconns++;
 		if (d->o->verbose)
-			dlog("connection accepted (%s)", l->is_unix ? "unix" : "tcp");
+			daemon_log("connection accepted (%s)", l->is_unix ? "unix" : "tcp");
+	}
+}
+
+void conn_accept_resume(struct timer *t, long long now)
+{
+	struct daemon *d = t->data;
+	int i;
+
+	(void)now;
+	t->at = 0;
+	for (i = 0; i < d->nlis; i++)
+		event_ctl(&d->loop, EPOLL_CTL_ADD, d->lis[i].fd, &d->lis[i].w, EPOLLIN);
+}
+
+void conn_pool_done(struct watch *w, unsigned events)
+{
+	struct daemon *d = w->data;
+	struct job *j, *next;
+	uint64_t n;
+
+	(void)events;
+	if (read(d->wake_fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		daemon_log("eventfd: %s", strerror(errno));
+	for (j = pool_take_done(d->pool); j; j = next) {
+		next = j->next;
+		if (j->parsed)
+			conn_parsed(d, j);
+		else
+			job_complete(d, j);
 	}
 }

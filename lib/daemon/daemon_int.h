@@ -1,4 +1,12 @@
-/* daemon_int.h - what the daemon's parts share: loop, request, pool */
+/* daemon_int.h - what the daemon's parts share.
+ *
+ * The files call each other one way, top to bottom: daemon.c (setup,
+ * signals, shutdown); listen.c (the listening sockets) and conn.c
+ * (connections, and the listeners' accept); proc.c (commands); pool.c
+ * (worker threads); request.c (parsing); job.c (jobs and their
+ * completion); answer.c (the answers); loop.c and event.c (event.h).
+ * Calls the other way, a command's exit or a new connection, go through
+ * the handler a watch, a timer or a job carries. */
 #ifndef WFS_DAEMON_INT_H
 #define WFS_DAEMON_INT_H
 
@@ -6,24 +14,12 @@
 #include <sys/types.h>
 #include "applet.h"
 #include "daemon.h"
+#include "event.h"
 #include "exec.h"
+#include "settings.h"
 
 struct daemon;
 struct conn;
-
-/* Every descriptor in the epoll set points at one of these. */
-enum watch_kind {
-	W_LISTEN,
-	W_CONN,
-	W_PROC,
-	W_WAKE,
-	W_SIGNAL
-};
-struct watch {
-	enum watch_kind kind;
-	int index; /* W_PROC: EXEC_PID, EXEC_OUT or EXEC_ERR */
-	void *ptr; /* struct conn, struct job, ... */
-};
 
 /* How a request is answered. */
 enum job_mode {
@@ -45,6 +41,7 @@ struct job {
 	size_t id_len;
 	long long timeout_s, deadline_ms;
 	long long started_ms;
+	struct settings set; /* the daemon's, with this request's changes */
 
 	/* applet */
 	const struct applet *applet;
@@ -72,6 +69,9 @@ struct job {
 				     the job is done (its arena holds them) */
 	size_t budget_held; /* taken by the applet for a file it read */
 	size_t out_counted; /* a command's output, in the budget */
+	/* The answer's handler, set by whoever runs the job (conn.c's
+	 * dispatch): job_complete calls it. */
+	void (*answered)(struct job *j);
 	/* Set by the loop when the client is gone or the daemon stops: the
 	 * applet's cancel flag (ctx.cancel), and a queued job never starts. */
 	volatile int abandon;
@@ -79,7 +79,20 @@ struct job {
 	struct buf resp; /* the response line, '\n' included */
 };
 
-/* request.c (parsing) and answer.c */
+/* job.c: jobs, recycled, and their completion. */
+struct job *job_new(struct daemon *d);
+void job_free(struct job *j);
+void job_cache_free(struct daemon *d);
+/* The job is done with what it held in the budget: its line, a file it
+ * read, a command's output. */
+void job_release(struct job *j);
+/* A request is answered (j->resp): its owner's j->answered sends it; the
+ * job is freed after the event batch. Nothing while it still runs. */
+void job_complete(struct daemon *d, struct job *j);
+/* Answer with an error line now. */
+void job_fail_now(struct daemon *d, struct job *j, const char *msg);
+
+/* request.c: parsing. */
 /* Parse one line into a job: JOB_DONE with a response (errors), or a job
  * to run. Returns NULL only when out of memory. */
 struct job *request_parse(struct daemon *d, const char *line, size_t len);
@@ -93,29 +106,28 @@ struct job *request_take_line(struct daemon *d, char *buf, size_t start,
 			      size_t len);
 /* Parse j->line into j itself (any thread). */
 void request_parse_into(struct job *j, const char *line, size_t len);
-void job_free(struct job *j);
-void job_cache_free(struct daemon *d);
-/* Render the response of a finished command (JOB_SHELL, JOB_EXEC_APPLET). */
-void request_command_done(struct job *j, struct wfs_exec_result *res,
-			  const char *spawn_error);
-/* Run an applet job (worker thread, or the loop when request_inline_ok).
- * Returns 1, answering nothing, when a job tried on the loop (j->probe)
- * turns out to read a file over INLINE_MAX: it goes to a worker then. */
-int request_run_applet(struct job *j, int cwd_fd, int private_cwd);
 #define INLINE_MAX (1u << 20)
 /* 0: a worker's; 1: the loop's; 2: the loop's, as a probe (j->probe). */
 int request_inline_ok(const struct job *j);
 
 /* answer.c: the answers, each rendered into j->resp (the job is done). */
-void resp_legacy(struct job *j, const char *out, size_t out_len,
-		 const char *err, size_t err_len, int code, const char *error);
+void answer_legacy(struct job *j, const char *out, size_t out_len,
+		   const char *err, size_t err_len, int code, const char *error);
 /* An error: {"id","ok":false,"error"} (native) or a legacy line with
  * exit_code code. */
-void resp_fail(struct job *j, int code, const char *msg);
+void answer_fail(struct job *j, int code, const char *msg);
 /* A line that is no request: the legacy error with an empty id. */
-void resp_invalid(struct job *j, const char *what);
+void answer_invalid(struct job *j, const char *what);
 /* An answer the budget has no room for: an error naming it. */
-void resp_over_budget(struct job *j, size_t size);
+void answer_over_budget(struct job *j, size_t size);
+/* A finished command (JOB_SHELL, JOB_EXEC_APPLET). */
+void answer_command(struct job *j, struct wfs_exec_result *res,
+		    const char *spawn_error);
+/* Run an applet job and render its answer (worker thread, or the loop
+ * when request_inline_ok). Returns 1, answering nothing, when a job tried
+ * on the loop (j->probe) turns out to read a file over INLINE_MAX: it
+ * goes to a worker then. */
+int answer_applet(struct job *j, int cwd_fd, int private_cwd);
 
 /* pool.c */
 struct pool;
@@ -138,7 +150,8 @@ struct daemon {
 	volatile int stopping; /* also the cancel flag of applets */
 	int private_cwd;       /* workers can chdir per request */
 	int loop_private_cwd;  /* so can the loop thread */
-	int ep, wake_fd, sig_fd, cwd_fd;
+	struct loop loop;
+	int wake_fd, sig_fd, cwd_fd;
 	struct watch wake_w, sig_w;
 	struct listener lis[2];
 	int nlis;
@@ -150,20 +163,18 @@ struct daemon {
 	struct job *running;               /* commands in flight (prev/next) */
 	struct job *wait_head, *wait_tail; /* over max_procs, not started */
 	int nrunning, inflight;
-	long long next_timer;    /* earliest command timer; 0: none */
-	long long accept_resume; /* accepting paused (EMFILE) until */
-	long long stop_deadline;
-	long long reap_at;       /* PID 1: next orphan reaping; 0: never */
-	struct conn *dead_conns; /* freed after the current event batch */
+	struct timer proc_timer;   /* the earliest command timer */
+	struct timer accept_timer; /* accepting paused (EMFILE) until */
+	struct timer conn_timer;   /* the next line or write deadline */
+	struct timer reap_timer;   /* PID 1: the next orphan reaping */
+	struct timer stop_timer;   /* shutting down: the wait ends */
+	struct conn *dead_conns;   /* freed after the current event batch */
 	struct job *dead_jobs;
-	struct job *job_cache; /* recycled jobs (request.c) */
+	struct job *job_cache; /* recycled jobs (job.c) */
 	int njob_cache;
-	long long poll_until;  /* ns, CLOCK_MONOTONIC; 0: sleep at once */
 	const char *root;      /* WICKFS_ROOT, resolved; NULL: none */
 	struct wfs_budget mem; /* --max-memory: what is held, both ways */
-	long long check_at;    /* next line or write deadline; 0: none */
-	long long quiet_until; /* dlog_rate: the next line allowed */
-	unsigned quiet;        /* ... and the lines skipped meanwhile */
+	struct log_rate flood; /* daemon_log_rate's, for refusals */
 };
 
 /* Answers up to this size may use the whole memory budget; bigger ones
@@ -201,57 +212,36 @@ struct conn {
  * make room for a new one when --max-conns is reached. */
 #define IDLE_GRACE_MS 1000
 
-void conn_accept(struct daemon *d, struct listener *l);
-/* Answer and close the connections whose unfinished line is older than
- * --line-timeout, close those whose answer waited for its reader longer
- * than --write-timeout; sets d->check_at to the next such deadline. */
-void conns_expire(struct daemon *d, long long now);
-void conn_event(struct conn *c, unsigned ev);
+/* A listener's watch handler (w is the listener's, w->data the
+ * daemon): take the new connections. */
+void conn_accept(struct watch *w, unsigned events);
+/* d->accept_timer: accepting resumes after a pause (EMFILE). */
+void conn_accept_resume(struct timer *t, long long now);
+/* The wake_fd's handler: the jobs the workers finished. */
+void conn_pool_done(struct watch *w, unsigned events);
+/* d->conn_timer: answer and close the connections whose unfinished line
+ * is older than --line-timeout, close those whose answer waited for its
+ * reader longer than --write-timeout; sets the timer to the next such
+ * deadline. */
+void conn_expire(struct timer *t, long long now);
 /* Answer buffered lines while nothing is in flight. */
 void conn_process(struct conn *c);
 /* Close now; the memory goes (after the event batch) once no job refers
  * to it any more. */
 void conn_close(struct conn *c);
-/* A request is answered: queue its response, go on with the next line. */
-void job_complete(struct daemon *d, struct job *j);
-/* A job whose big line a worker parsed: run or answer it now. */
-void job_parsed(struct daemon *d, struct job *j);
-/* An answer went out from the process itself: the client's next request
- * is likely microseconds away, so poll for it a moment (opts.poll_us)
- * rather than pay a sleep and a cross-CPU wakeup. */
-void loop_poll_after(struct daemon *d);
 
 /* Commands (proc.c). */
 void proc_start(struct daemon *d, struct job *j);
-void proc_event(struct daemon *d, struct job *j, int index);
-/* Timers of every running command; sets d->next_timer. */
-void procs_tick(struct daemon *d, long long now);
-void job_fail_now(struct daemon *d, struct job *j, const char *msg);
-/* As PID 1: reap orphaned grandchildren, never a running command. */
-void proc_reap_orphans(struct daemon *d);
+/* d->proc_timer: timers of every running command. */
+void proc_tick(struct timer *t, long long now);
+/* d->reap_timer: as PID 1, reap orphaned grandchildren, never a running
+ * command. */
+void proc_reap(struct timer *t, long long now);
 
 /* Listening sockets (listen.c). */
 int listen_tcp(struct daemon *d, const char *addr);
 int listen_unix(struct daemon *d, const char *path);
 /* Unlink our socket, if it is still ours. */
 void listen_remove_socket(struct daemon *d);
-
-/* The loop (loop.c). */
-void dlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* For a line a flood repeats: 0 when one was logged less than a second
- * ago, else 1 + how many were skipped since. */
-unsigned dlog_rate(struct daemon *d);
-/* The job is done with what it held in the budget: its line, a file it
- * read, a command's output (request.c). */
-void job_release(struct job *j);
-int ep_ctl(struct daemon *d, int op, int fd, struct watch *w, unsigned events);
-
-/* The earlier of two times, 0 meaning none. */
-static inline long long earliest(long long a, long long b)
-{
-	return !a ? b : !b ? a
-		: a < b    ? a
-			   : b;
-}
 
 #endif

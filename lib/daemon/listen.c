@@ -18,19 +18,19 @@ int listen_tcp(struct daemon *d, const char *addr)
 	int fd, e, one = 1;
 
 	if (netaddr_parse(addr, 1, &ss, &sl, err, sizeof(err))) {
-		dlog("listen tcp %s: %s", addr, err);
+		daemon_log("listen tcp %s: %s", addr, err);
 		return -1;
 	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
-		dlog("listen tcp %s: %s", addr, strerror(errno));
+		daemon_log("listen tcp %s: %s", addr, strerror(errno));
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, (struct sockaddr *)&ss, sl) || listen(fd, 4096)) {
 		e = errno;
 		close(fd);
-		dlog("listen tcp %s: %s", addr, strerror(e));
+		daemon_log("listen tcp %s: %s", addr, strerror(e));
 		return -1;
 	}
 	sl = sizeof(ss);
@@ -41,7 +41,7 @@ int listen_tcp(struct daemon *d, const char *addr)
 	d->lis[d->nlis].fd = fd;
 	d->lis[d->nlis].is_unix = 0;
 	d->nlis++;
-	dlog("listening on tcp %s", shown);
+	daemon_log("listening on tcp %s", shown);
 	return 0;
 }
 
@@ -53,19 +53,19 @@ int listen_unix(struct daemon *d, const char *path)
 	int fd;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
-		dlog("socket path too long: %s", path);
+		daemon_log("socket path too long: %s", path);
 		return -1;
 	}
 	strcpy(sa.sun_path, path);
 	if (!lstat(path, &st)) {
 		if (!S_ISSOCK(st.st_mode)) {
-			dlog("%s exists and is not a socket: not removing it", path);
+			daemon_log("%s exists and is not a socket: not removing it", path);
 			return -1;
 		}
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd >= 0 && !connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 			close(fd);
-			dlog("another daemon is listening on %s", path);
+			daemon_log("another daemon is listening on %s", path);
 			return -1;
 		}
 		if (fd >= 0)
@@ -74,7 +74,7 @@ int listen_unix(struct daemon *d, const char *path)
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
-		dlog("socket: %s", strerror(errno));
+		daemon_log("socket: %s", strerror(errno));
 		return -1;
 	}
 	old = umask(0177); /* created 0600: commands for our user only */
@@ -86,17 +86,17 @@ int listen_unix(struct daemon *d, const char *path)
 		 * path cannot work there, so say what to pass instead. */
 		if (e == EROFS || e == EACCES || e == EPERM || e == ENOENT ||
 		    e == ENOTDIR)
-			dlog("bind %s: %s: pass --socket PATH (or DAEMON_SOCKET) "
-			     "in a writable directory, or --socket off to serve "
-			     "TCP only",
-			     path, strerror(e));
+			daemon_log("bind %s: %s: pass --socket PATH (or DAEMON_SOCKET) "
+				   "in a writable directory, or --socket off to serve "
+				   "TCP only",
+				   path, strerror(e));
 		else
-			dlog("bind %s: %s", path, strerror(e));
+			daemon_log("bind %s: %s", path, strerror(e));
 		return -1;
 	}
 	umask(old);
 	if (listen(fd, 4096) || lstat(path, &st)) {
-		dlog("listen %s: %s", path, strerror(errno));
+		daemon_log("listen %s: %s", path, strerror(errno));
 		close(fd);
 		unlink(path);
 		return -1;
@@ -114,7 +114,7 @@ int listen_unix(struct daemon *d, const char *path)
 	d->lis[d->nlis].fd = fd;
 	d->lis[d->nlis].is_unix = 1;
 	d->nlis++;
-	dlog("listening on unix %s", path);
+	daemon_log("listening on unix %s", path);
 	return 0;
 }
 

@@ -52,13 +52,13 @@ static void *worker_main(void *arg)
 		if (j->abandon) {
 			/* its client went away (or the daemon stops) while it
 			 * waited: no worker time for it */
-			resp_fail(j, 1, j->d->stopping ? "daemon shutting down" : "cancelled: the client went away");
+			answer_fail(j, 1, j->d->stopping ? "daemon shutting down" : "cancelled: the client went away");
 			j->parsed = j->mode == JOB_PARSE;
 		} else if (j->mode == JOB_PARSE) {
 			request_parse_into(j, j->line, j->line_len);
 			j->parsed = 1;
 		} else {
-			request_run_applet(j, p->cwd_fd, private_cwd);
+			answer_applet(j, p->cwd_fd, private_cwd);
 		}
 
 		pthread_mutex_lock(&p->mu);

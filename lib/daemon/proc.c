@@ -12,14 +12,10 @@ static void proc_before_close(struct exec_proc *p, int i)
 {
 	struct job *j = p->owner;
 
-	epoll_ctl(j->d->ep, EPOLL_CTL_DEL, p->fd[i], NULL);
+	event_ctl(&j->d->loop, EPOLL_CTL_DEL, p->fd[i], NULL, 0);
 }
 
-void job_fail_now(struct daemon *d, struct job *j, const char *msg)
-{
-	resp_legacy(j, "", 0, "", 0, 1, msg);
-	job_complete(d, j);
-}
+static void proc_event(struct watch *w, unsigned events);
 
 void proc_start(struct daemon *d, struct job *j)
 {
@@ -35,7 +31,7 @@ void proc_start(struct daemon *d, struct job *j)
 		return job_fail_now(d, j, err);
 	}
 	if (exec_start(&j->proc, &j->exec, err, sizeof(err))) {
-		request_command_done(j, NULL, err);
+		answer_command(j, NULL, err);
 		return job_complete(d, j);
 	}
 	j->proc.owner = j;
@@ -45,8 +41,8 @@ void proc_start(struct daemon *d, struct job *j)
 	for (i = 0; i < EXEC_NFDS; i++) {
 		if (j->proc.fd[i] < 0)
 			continue;
-		j->w[i] = (struct watch){W_PROC, i, j};
-		ep_ctl(d, EPOLL_CTL_ADD, j->proc.fd[i], &j->w[i], EPOLLIN);
+		j->w[i] = (struct watch){proc_event, j};
+		event_ctl(&d->loop, EPOLL_CTL_ADD, j->proc.fd[i], &j->w[i], EPOLLIN);
 	}
 	j->prev = NULL;
 	j->next = d->running;
@@ -55,10 +51,10 @@ void proc_start(struct daemon *d, struct job *j)
 	d->running = j;
 	d->nrunning++;
 	t = exec_tick(&j->proc, wfs_now_ms());
-	d->next_timer = earliest(d->next_timer, t);
+	d->proc_timer.at = earliest(d->proc_timer.at, t);
 	if (d->o->verbose)
-		dlog("id=%s spawned pid %d: %.200s", j->id, (int)j->proc.pid,
-		     j->exec.command);
+		daemon_log("id=%s spawned pid %d: %.200s", j->id, (int)j->proc.pid,
+			   j->exec.command);
 }
 
 /* A command's output counts against the budget as it is gathered; past
@@ -78,9 +74,9 @@ static void proc_count(struct daemon *d, struct job *j)
 	keep = p->out[0].len > p->out[1].len ? p->out[0].len : p->out[1].len;
 	if (keep < p->max_output) {
 		p->max_output = keep;
-		dlog("id=%s: output cut at %zu bytes per stream: the memory budget "
-		     "(--max-memory %zu) is in use",
-		     j->id, keep, d->mem.limit);
+		daemon_log("id=%s: output cut at %zu bytes per stream: the memory budget "
+			   "(--max-memory %zu) is in use",
+			   j->id, keep, d->mem.limit);
 	}
 }
 
@@ -100,7 +96,7 @@ static void proc_complete(struct daemon *d, struct job *j)
 	/* its output leaves the budget; the answer made of it enters */
 	wfs_budget_sub(&d->mem, j->out_counted);
 	j->out_counted = 0;
-	request_command_done(j, &res, NULL);
+	answer_command(j, &res, NULL);
 	buf_free(&res.out);
 	buf_free(&res.err);
 	job_complete(d, j);
@@ -113,24 +109,30 @@ static void proc_complete(struct daemon *d, struct job *j)
 	}
 }
 
-void proc_event(struct daemon *d, struct job *j, int index)
+/* A command's pidfd or pipe (which: its index in j->w) is ready. */
+static void proc_event(struct watch *w, unsigned events)
 {
+	struct job *j = w->data;
+	struct daemon *d = j->d;
+
+	(void)events;
 	if (!j->running)
 		return;
-	exec_io(&j->proc, index);
+	exec_io(&j->proc, (int)(w - j->w));
 	proc_count(d, j);
 	if (exec_done(&j->proc))
 		proc_complete(d, j);
 }
 
-void procs_tick(struct daemon *d, long long now)
+void proc_tick(struct timer *tm, long long now)
 {
+	struct daemon *d = tm->data;
 	struct job *j, *next;
 	long long t = 0;
 
 	/* Commands started during the walk (the next request of a connection)
-	 * put their own timers in next_timer. */
-	d->next_timer = 0;
+	 * put their own timers in proc_timer. */
+	tm->at = 0;
 	for (j = d->running; j; j = next) {
 		long long jt = exec_tick(&j->proc, now);
 		next = j->next;
@@ -139,15 +141,18 @@ void procs_tick(struct daemon *d, long long now)
 		else
 			t = earliest(t, jt);
 	}
-	d->next_timer = earliest(d->next_timer, t);
+	d->proc_timer.at = earliest(d->proc_timer.at, t);
 }
 
 /* As a container's first process, orphaned grandchildren are ours to
- * reap. A zombie of a running command is left to its job, which needs
- * its status; waitid peeks (WNOWAIT) before reaping anything. */
-
-void proc_reap_orphans(struct daemon *d)
+ * reap, once a second. A zombie of a running command is left to its job,
+ * which needs its status; waitid peeks (WNOWAIT) before reaping
+ * anything. */
+void proc_reap(struct timer *t, long long now)
 {
+	struct daemon *d = t->data;
+
+	t->at = now + 1000;
 	for (;;) {
 		siginfo_t si;
 		struct job *j;

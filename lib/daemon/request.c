@@ -17,78 +17,6 @@
 #include "reply.h"
 #include "shellwords.h"
 
-/* Jobs and their arenas are recycled by the loop thread (the only one
- * that creates and frees them): no malloc or page faults per request. */
-#define JOB_CACHE 16
-
-static struct job *job_new(struct daemon *d)
-{
-	struct job *j = d->job_cache;
-
-	if (j) {
-		struct arena a = j->arena;
-		struct buf b = j->resp;
-		d->job_cache = j->next;
-		d->njob_cache--;
-		memset(j, 0, sizeof(*j));
-		j->arena = a;
-		j->resp = b;
-	} else {
-		j = calloc(1, sizeof(*j));
-		if (!j)
-			return NULL;
-		arena_init(&j->arena);
-		buf_init(&j->resp);
-	}
-	j->d = d;
-	j->id = "";
-	return j;
-}
-
-void job_release(struct job *j)
-{
-	wfs_budget_sub(&j->d->mem, j->counted + j->budget_held + j->out_counted);
-	j->counted = j->budget_held = j->out_counted = 0;
-}
-
-void job_free(struct job *j)
-{
-	struct daemon *d;
-
-	if (!j)
-		return;
-	job_release(j);
-	free(j->owned_line);
-	j->owned_line = NULL;
-	d = j->d;
-	if (d && d->njob_cache < JOB_CACHE && !d->stopping) {
-		arena_reset(&j->arena);
-		if (j->resp.cap > (64u << 10))
-			buf_free(&j->resp);
-		buf_reset(&j->resp);
-		j->next = d->job_cache;
-		d->job_cache = j;
-		d->njob_cache++;
-		return;
-	}
-	arena_free(&j->arena);
-	buf_free(&j->resp);
-	free(j);
-}
-
-void job_cache_free(struct daemon *d)
-{
-	struct job *j;
-
-	while ((j = d->job_cache)) {
-		d->job_cache = j->next;
-		arena_free(&j->arena);
-		buf_free(&j->resp);
-		free(j);
-	}
-	d->njob_cache = 0;
-}
-
 static int token_ok(const char *want, const struct json_val *got)
 {
 	size_t n = strlen(want), i;
@@ -136,17 +64,35 @@ static int exec_applet_async(struct job *j, const struct applet *a, int argc,
 	return 1;
 }
 
-/* Seconds: absent, null, zero or negative take the default; anything
- * past a century (1e999 is infinity) is a century. Compared as a double
- * before the cast, which overflows otherwise. */
-static long long timeout_of(const struct json_val *m)
+/* The settings a request may change, each a number field named as in
+ * settings_table (timeout, max_file, max_output): this job's copy of the
+ * daemon's. A timeout absent, null, zero or negative is the default, as
+ * the reference has it. 0, or -1 answered. */
+static int request_settings(struct job *j, const struct json_val *v)
 {
-	const double century = 100.0 * 365 * 86400;
-	double t = m && m->type == JSON_NUM ? m->num : 0;
+	const struct settings *base = j->d->o->settings ? j->d->o->settings
+							: &settings_defaults;
+	const struct setting *t;
+	const struct json_val *m;
+	char err[256];
 
-	if (!(t >= 1))
-		return DAEMON_DEFAULT_TIMEOUT;
-	return t > century ? (long long)century : (long long)t;
+	j->set = *base;
+	for (t = settings_table; t->name; t++) {
+		if (!(t->flags & SETTING_REQUEST) || !(m = json_get(v, t->name)) ||
+		    m->type == JSON_NULL)
+			continue;
+		if (m->type != JSON_NUM) {
+			snprintf(err, sizeof(err), "field \"%s\" must be a number of %s",
+				 t->name, t->unit);
+			answer_invalid(j, err);
+			return -1;
+		}
+		if (settings_request(&j->set, base, t, m->num, err, sizeof(err))) {
+			answer_fail(j, 1, err);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static void parse_cmd(struct job *j, const struct json_val *v)
@@ -159,11 +105,11 @@ static void parse_cmd(struct job *j, const struct json_val *v)
 	int n, k;
 
 	if (json_get_str(v, "cmd", &cmd, &len))
-		return resp_invalid(j, "field \"cmd\" must be a string");
+		return answer_invalid(j, "field \"cmd\" must be a string");
 	if (!len)
-		return resp_fail(j, 1, "empty command");
+		return answer_fail(j, 1, "empty command");
 	if (strlen(cmd) != len)
-		return resp_fail(j, 1, "command contains a NUL byte");
+		return answer_fail(j, 1, "command contains a NUL byte");
 	n = shellwords_split(&j->arena, cmd, len, &w);
 	if (n >= 1 && !j->exec.env_add && (a = applet_of_command(w, n, &k)) &&
 	    !(a->flags & APPLET_CLI_ONLY) && (!j->workdir || d->private_cwd)) {
@@ -188,23 +134,23 @@ static void parse_op(struct job *j, const struct json_val *v)
 	if (!a || (a->flags & APPLET_CLI_ONLY)) {
 		char msg[300];
 		snprintf(msg, sizeof(msg), "unknown op: %.200s", op->str);
-		return resp_fail(j, 1, msg);
+		return answer_fail(j, 1, msg);
 	}
 	if (args && args->type != JSON_NULL && args->type != JSON_ARR)
-		return resp_fail(j, 1, "args must be an array of strings");
+		return answer_fail(j, 1, "args must be an array of strings");
 	j->argc = args && args->type == JSON_ARR ? (int)args->len : 0;
 	j->argv = arena_alloc(&j->arena, (size_t)(j->argc + 1) * sizeof(char *));
 	if (!j->argv)
-		return resp_fail(j, 1, "out of memory");
+		return answer_fail(j, 1, "out of memory");
 	for (i = 0; i < (size_t)j->argc; i++) {
 		if (args->items[i].type != JSON_STR)
-			return resp_fail(j, 1, "args must be an array of strings");
+			return answer_fail(j, 1, "args must be an array of strings");
 		j->argv[i] = (char *)args->items[i].str;
 	}
 	j->argv[j->argc] = NULL;
 	if (j->workdir && !j->d->private_cwd)
-		return resp_fail(j, 1, "workdir is not supported for op requests "
-				       "here (no per-thread working directory); send a cmd");
+		return answer_fail(j, 1, "workdir is not supported for op requests "
+					 "here (no per-thread working directory); send a cmd");
 	if (exec_applet_async(j, a, j->argc, j->argv))
 		return;
 	j->mode = JOB_APPLET;
@@ -293,43 +239,40 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	char err[256];
 
 	if (json_parse(&j->arena, line, len, &v, err, sizeof(err))) {
-		resp_invalid(j, err);
+		answer_invalid(j, err);
 		return;
 	}
 	if (v.type != JSON_OBJ) {
-		resp_invalid(j, "a request must be a JSON object");
+		answer_invalid(j, "a request must be a JSON object");
 		return;
 	}
 	if (json_get_str(&v, "id", &j->id, &j->id_len)) {
-		resp_invalid(j, "field \"id\" must be a string");
+		answer_invalid(j, "field \"id\" must be a string");
 		return;
 	}
 	m = json_get(&v, "op");
 	j->native = m && m->type == JSON_STR;
 	if (d->o->token && !token_ok(d->o->token, json_get(&v, "token"))) {
 		j->refused = 1;
-		resp_fail(j, 1, "unauthorized: this daemon requires a \"token\" "
-				"field matching DAEMON_TOKEN");
+		answer_fail(j, 1, "unauthorized: this daemon requires a \"token\" "
+				  "field matching DAEMON_TOKEN");
 		return;
 	}
 	j->authed = 1;
-	m = json_get(&v, "timeout");
-	if (m && m->type != JSON_NULL && m->type != JSON_NUM) {
-		resp_invalid(j, "field \"timeout\" must be a number of seconds");
+	if (request_settings(j, &v))
 		return;
-	}
-	j->timeout_s = timeout_of(m);
+	j->timeout_s = j->set.timeout;
 	j->deadline_ms = j->started_ms + j->timeout_s * 1000;
 	if (json_get_str(&v, "workdir", &j->workdir, NULL) ||
 	    json_get_str(&v, "stdin", &j->in, &j->in_len)) {
-		resp_invalid(j, "fields \"workdir\" and \"stdin\" must be strings");
+		answer_invalid(j, "fields \"workdir\" and \"stdin\" must be strings");
 		return;
 	}
 	if (j->workdir && !*j->workdir)
 		j->workdir = NULL;
 	if (parse_env(j, json_get(&v, "env"))) {
-		resp_fail(j, 1, "env must be an object of string values with "
-				"non-empty names without '='");
+		answer_fail(j, 1, "env must be an object of string values with "
+				  "non-empty names without '='");
 		return;
 	}
 	if (j->native)
@@ -340,11 +283,11 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	    d->o->readonly && !d->o->readonly_exec) {
 		struct buf env;
 		if (j->mode == JOB_SHELL || j->native)
-			return resp_fail(j, 1, EXEC_READONLY_MSG);
+			return answer_fail(j, 1, EXEC_READONLY_MSG);
 		/* what `wickfs exec` itself answers in read-only mode */
 		buf_init(&env);
 		reply_error_line(&env, EXEC_READONLY_MSG);
-		resp_legacy(j, env.p ? env.p : "", env.len, "", 0, 1, NULL);
+		answer_legacy(j, env.p ? env.p : "", env.len, "", 0, 1, NULL);
 		buf_free(&env);
 		return;
 	}
@@ -354,6 +297,45 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		j->exec.in = j->in;
 		j->exec.in_len = j->in_len;
 		j->exec.timeout_ms = j->timeout_s * 1000;
-		j->exec.max_output = d->o->max_output;
+		j->exec.max_output = j->set.max_output;
 	}
+}
+
+/* Small file operations run on the loop thread itself: a handoff to a
+ * worker and back costs more than the work. Anything that can take long
+ * (grep, glob, big files, directories, options we do not know) goes to
+ * the workers. */
+int request_inline_ok(const struct job *j)
+{
+	unsigned flags = j->applet->flags;
+	const char *path;
+	char full[4096];
+	struct stat st;
+	int i;
+
+	if (!(flags & APPLET_LOOP_OK))
+		return 0;
+	for (i = 0; i < j->argc; i++)
+		if (j->argv[i][0] == '-')
+			return 0;
+	if (j->in_len > INLINE_MAX)
+		return 0;
+	/* read tries on the loop and gives up on a big file by itself
+	 * (probe): no stat for the common small one */
+	if (flags & APPLET_LOOP_PROBE)
+		return 2;
+	path = j->argc ? j->argv[0] : ".";
+	if (!*path)
+		path = ".";
+	if (path[0] != '/' && j->workdir) {
+		if ((size_t)snprintf(full, sizeof(full), "%s/%s", j->workdir, path) >=
+		    sizeof(full))
+			return 0;
+		path = full;
+	}
+	if (stat(path, &st))
+		return 1; /* fails fast, in the applet, with its own message */
+	if (S_ISDIR(st.st_mode))
+		return (flags & APPLET_LOOP_DIR) && st.st_size <= INLINE_MAX / 4;
+	return S_ISREG(st.st_mode) && st.st_size <= INLINE_MAX;
 }

@@ -24,6 +24,7 @@
 #include "edit.h"
 #include "fs.h"
 #include "fsops.h"
+#include "settings.h"
 
 static int mkdir_parents(struct wfs_ctx *c, const char *op, char *dir)
 {
@@ -212,7 +213,8 @@ static int tmp_write_all(int fd, const char *data, size_t len)
 }
 
 /* Content, owner, mode and (WICKFS_FSYNC) durability of a new temp. */
-static int fill_tmp(int fd, const char *data, size_t len, const struct stat *old)
+static int fill_tmp(struct wfs_ctx *c, int fd, const char *data, size_t len,
+		    const struct stat *old)
 {
 	int e = tmp_write_all(fd, data, len);
 
@@ -224,7 +226,7 @@ static int fill_tmp(int fd, const char *data, size_t len, const struct stat *old
 		if (fchmod(fd, old->st_mode & 07777))
 			return errno;
 	}
-	if (getenv("WICKFS_FSYNC") && fsync(fd))
+	if (c->set->fsync && fsync(fd))
 		return errno;
 	return 0;
 }
@@ -246,7 +248,7 @@ static int stage_unnamed(struct wfs_ctx *c, int dirfd, const char *data,
 #endif
 	if (fd < 0)
 		return 1;
-	*err = fill_tmp(fd, data, len, old);
+	*err = fill_tmp(c, fd, data, len, old);
 	if (*err) {
 		close(fd);
 		return -1;
@@ -312,7 +314,7 @@ int wfs_stage(struct wfs_ctx *c, const char *op, int dirfd, const char *target,
 	}
 	if (fd < 0)
 		return wfs_fail_errno(c, op, target, errno);
-	e = fill_tmp(fd, data, len, old);
+	e = fill_tmp(c, fd, data, len, old);
 	if (close(fd) && !e)
 		e = errno;
 	if (!e)

@@ -28,6 +28,7 @@
 #include "ctx.h"
 #include "fs.h"
 #include "json.h"
+#include "path.h"
 
 /* ---- stat, exists ---- */
 
@@ -531,6 +532,7 @@ static void ls_put(struct buf *b, int dfd, const char *rel, const struct fs_dire
 	buf_puts(b, *first ? "{\"name\":" : ",{\"name\":");
 	*first = 0;
 	json_cstr(b, rel);
+	path_escaped_field(b, "name_escaped", rel);
 	buf_puts(b, ",\"type\":");
 	json_cstr(b, S_ISDIR(st->st_mode) ? "dir" : S_ISLNK(st->st_mode) ? "symlink"
 									 : "file");

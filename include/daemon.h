@@ -6,11 +6,9 @@
 
 #define DAEMON_DEFAULT_LISTEN "0.0.0.0:9090"
 #define DAEMON_DEFAULT_SOCKET "/tmp/wick-daemon.sock"
-#define DAEMON_DEFAULT_MAX_LINE (10u << 20)
-#define DAEMON_DEFAULT_TIMEOUT 120 /* seconds, as the reference */
+/* The other defaults are the daemon applet's spec's, the request
+ * timeout's in include/settings.h. */
 #define DAEMON_DEFAULT_MAX_MEMORY (64u << 20)
-#define DAEMON_DEFAULT_LINE_TIMEOUT 10  /* seconds */
-#define DAEMON_DEFAULT_WRITE_TIMEOUT 30 /* seconds */
 
 struct netaddr_cidr;
 
@@ -34,6 +32,8 @@ struct daemon_opts {
 	int readonly;      /* WICKFS_READONLY: refuse writes and commands */
 	int readonly_exec; /* WICKFS_READONLY_EXEC: ... but run commands */
 	const char *root;  /* the workspace root, resolved; NULL: none */
+	/* What each request's settings start from (include/settings.h) */
+	const struct settings *settings;
 };
 
 /* The container's memory limit in bytes (budget.c): the smallest cgroup
