@@ -1,0 +1,78 @@
+/* mcp_int.h - what the protocol (server.c) and the tools share */
+#ifndef WFS_MCP_INT_H
+#define WFS_MCP_INT_H
+
+#include "json.h"
+#include "mcp.h"
+#include "wickfs.h"
+
+/* One tools/call. A tool writes its text into text, returns 0, or -1
+ * with the message in ctx->err (an isError result). data, when it holds
+ * anything, is the structuredContent; else {"content":text} is. content,
+ * when it holds anything, replaces the text block of the answer. */
+struct mcp_call {
+	struct mcp_server *s;
+	struct wfs_ctx *ctx;
+	struct arena *a;
+	const char *tool;
+	const struct json_val *args; /* an object (maybe empty) */
+	struct buf text, data, content;
+	int no_cap; /* the tool capped its own text */
+};
+
+#define MCP_RO 1u          /* readOnlyHint */
+#define MCP_DESTRUCTIVE 2u /* destructiveHint */
+#define MCP_IDEMPOTENT 4u  /* idempotentHint */
+#define MCP_SPAWNS 8u      /* runs a command: hidden in read-only mode */
+#define MCP_DATA 16u       /* outputSchema is its own, not {content} */
+
+struct mcp_tool {
+	const char *name, *title, *desc;
+	const char *input;  /* the inputSchema's properties and required */
+	const char *output; /* outputSchema; NULL with MCP_DATA unset: text */
+	unsigned flags;
+	int (*run)(struct mcp_call *c);
+};
+
+extern const struct mcp_tool mcp_tools[];
+extern const size_t mcp_tool_count;
+
+/* The member key of obj exactly (JSON-RPC is case-sensitive), or NULL. */
+const struct json_val *mcp_get(const struct json_val *obj, const char *key);
+
+/* Tool arguments: 0 with the value (*v untouched when absent and not
+ * required), -1 with ctx->err naming the field and what it needs. */
+int mcp_arg_str(struct mcp_call *c, const char *key, int required,
+		const char **v, size_t *len);
+int mcp_arg_int(struct mcp_call *c, const char *key, long long *v, int *given);
+int mcp_arg_bool(struct mcp_call *c, const char *key, int *v);
+/* An array of strings (NULL-free); *n 0 when absent. */
+int mcp_arg_strs(struct mcp_call *c, const char *key, int required,
+		 const char ***v, size_t *n);
+
+/* The absolute, cleaned form of a tool's path, in an allowed directory:
+ * ctx->root is set to that directory. NULL with ctx->err set. */
+const char *mcp_path(struct mcp_call *c, const char *path);
+/* The same for the string argument key (required). */
+const char *mcp_path_arg(struct mcp_call *c, const char *key);
+
+/* The reference's tools (tools.c) and ours (ours.c). */
+int mcp_read_text_file(struct mcp_call *c);
+int mcp_read_media_file(struct mcp_call *c);
+int mcp_read_multiple_files(struct mcp_call *c);
+int mcp_write_file(struct mcp_call *c);
+int mcp_edit_file(struct mcp_call *c);
+int mcp_create_directory(struct mcp_call *c);
+int mcp_list_directory(struct mcp_call *c);
+int mcp_list_directory_with_sizes(struct mcp_call *c);
+int mcp_directory_tree(struct mcp_call *c);
+int mcp_move_file(struct mcp_call *c);
+int mcp_search_files(struct mcp_call *c);
+int mcp_get_file_info(struct mcp_call *c);
+int mcp_list_allowed_directories(struct mcp_call *c);
+int mcp_grep(struct mcp_call *c);
+int mcp_read_lines(struct mcp_call *c);
+int mcp_apply_patch(struct mcp_call *c);
+int mcp_run_command(struct mcp_call *c);
+
+#endif

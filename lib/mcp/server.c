@@ -1,0 +1,555 @@
+/* server.c - MCP's JSON-RPC over stdio: one message a line, answered in
+ * order, one at a time.
+ *
+ * Every message gets its own arena, dropped when it is answered. Nothing
+ * a client sends stops the server: a line that is no JSON, no request or
+ * names an unknown method gets a JSON-RPC error and the next line is read.
+ * The server asks the client for its roots (roots/list) itself, so the
+ * answers to those requests arrive as messages without a method.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "arena.h"
+#include "util.h"
+#include "mcp_int.h"
+
+/* A line longer than this is refused unread: write_file's content rides
+ * in one line, so it is generous. */
+#define MCP_LINE_MAX (64u << 20)
+
+static const char *const versions[] = {"2025-11-25", "2025-06-18"};
+static const char *const levels[] = {"debug", "info", "notice", "warning",
+				     "error", "critical", "alert", "emergency"};
+
+const struct json_val *mcp_get(const struct json_val *obj, const char *key)
+{
+	size_t i, n = strlen(key);
+
+	if (!obj || obj->type != JSON_OBJ)
+		return NULL;
+	for (i = obj->len; i-- > 0;)
+		if (obj->key_lens[i] == n && !memcmp(obj->keys[i], key, n))
+			return &obj->items[i];
+	return NULL;
+}
+
+static void send_buf(struct mcp_server *s, struct buf *b)
+{
+	buf_putc(b, '\n');
+	if (b->oom)
+		return;
+	if (write_all(s->out_fd, b->p, b->len))
+		s->in_fd = -1; /* the client is gone: stop reading */
+}
+
+/* The id as it came: a string or a number (null for a message that had
+ * none we could read). */
+static void put_id(struct buf *b, const struct json_val *id)
+{
+	if (id && id->type == JSON_STR)
+		json_str(b, id->str, id->len);
+	else if (id && id->type == JSON_NUM)
+		buf_puts(b, id->str);
+	else
+		buf_puts(b, "null");
+}
+
+static void send_error(struct mcp_server *s, const struct json_val *id, int code,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void send_error(struct mcp_server *s, const struct json_val *id, int code,
+		       const char *fmt, ...)
+{
+	struct buf b, m;
+	va_list ap;
+
+	buf_init(&b);
+	buf_init(&m);
+	va_start(ap, fmt);
+	buf_vprintf(&m, fmt, ap);
+	va_end(ap);
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	put_id(&b, id);
+	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
+	json_str(&b, m.p ? m.p : "", m.len);
+	buf_puts(&b, "}}");
+	send_buf(s, &b);
+	buf_free(&b);
+	buf_free(&m);
+}
+
+/* {"jsonrpc":"2.0","id":ID,"result": ... the caller adds the rest. */
+static void result_open(struct buf *b, const struct json_val *id)
+{
+	buf_puts(b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	put_id(b, id);
+	buf_puts(b, ",\"result\":");
+}
+
+static void send_result(struct mcp_server *s, const struct json_val *id,
+			const char *result)
+{
+	struct buf b;
+
+	buf_init(&b);
+	result_open(&b, id);
+	buf_puts(&b, result);
+	buf_putc(&b, '}');
+	send_buf(s, &b);
+	buf_free(&b);
+}
+
+/* A log line on stderr, and to the client once it set a level. */
+static void mcp_log(struct mcp_server *s, int level, const char *msg)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_printf(&b, "wickfs mcp: %s\n", msg);
+	write_all(2, b.p, b.len); /* no stderr: nothing to do about it */
+	if (s->log_level >= 0 && level >= s->log_level) {
+		buf_reset(&b);
+		buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+			       "\"params\":{\"level\":\"%s\",\"logger\":\"wickfs\",\"data\":",
+			   levels[level]);
+		json_cstr(&b, msg);
+		buf_puts(&b, "}}");
+		send_buf(s, &b);
+	}
+	buf_free(&b);
+}
+
+void mcp_free_dirs(struct mcp_server *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndirs; i++) {
+		free(s->dirs[i]);
+		free(s->given[i]);
+	}
+	free(s->dirs);
+	free(s->given);
+	s->dirs = s->given = NULL;
+	s->ndirs = 0;
+}
+
+/* path made absolute against the working directory and cleaned. */
+static char *absolute(const char *path)
+{
+	struct arena a;
+	char cwd[PATH_MAX], *joined, *clean, *r = NULL;
+
+	arena_init(&a);
+	if (path[0] == '/')
+		joined = arena_strdup(&a, path);
+	else
+		joined = getcwd(cwd, sizeof(cwd)) ? arena_printf(&a, "%s/%s", cwd, path) : NULL;
+	clean = joined ? path_clean(&a, joined) : NULL;
+	if (clean)
+		r = strdup(clean);
+	arena_free(&a);
+	return r;
+}
+
+int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
+		 struct buf *err)
+{
+	char **dirs = calloc(n + 1, sizeof(*dirs)), **given = calloc(n + 1, sizeof(*given));
+	size_t i, k = 0;
+
+	for (i = 0; dirs && given && i < n; i++) {
+		char *real = realpath(paths[i], NULL), *abs = absolute(paths[i]);
+		struct stat st;
+
+		if (!real || !abs || stat(real, &st) || !S_ISDIR(st.st_mode)) {
+			buf_printf(err, "skipping %s: %s\n", paths[i],
+				   real && abs ? "not a directory" : strerror(errno));
+			free(real);
+			free(abs);
+			continue;
+		}
+		dirs[k] = real;
+		given[k++] = abs;
+	}
+	if (!k) {
+		free(dirs);
+		free(given);
+		return -1;
+	}
+	mcp_free_dirs(s);
+	s->dirs = dirs;
+	s->given = given;
+	s->ndirs = k;
+	/* relative paths in apply_patch and run_command's directory */
+	if (chdir(dirs[0]))
+		buf_printf(err, "cannot enter %s: %s\n", dirs[0], strerror(errno));
+	return 0;
+}
+
+/* "file:///a%20b" -> "/a b" in a; NULL for another scheme. */
+static char *uri_path(struct arena *a, const char *uri)
+{
+	char *out, *o;
+
+	if (strncmp(uri, "file://", 7))
+		return uri[0] == '/' ? arena_strdup(a, uri) : NULL;
+	uri += 7;
+	if (*uri != '/')
+		return NULL; /* a host part: not ours */
+	out = o = arena_alloc(a, strlen(uri) + 1);
+	if (!out)
+		return NULL;
+	for (; *uri; uri++) {
+		unsigned v;
+		if (*uri == '%' && sscanf(uri + 1, "%2x", &v) == 1 && uri[1] && uri[2]) {
+			*o++ = (char)v;
+			uri += 2;
+		} else {
+			*o++ = *uri;
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+static void ask_roots(struct mcp_server *s)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"id\":\"wickfs-roots-%u\",\"method\":\"roots/list\"}",
+		   ++s->roots_asked);
+	send_buf(s, &b);
+	buf_free(&b);
+}
+
+/* The answer to our roots/list. */
+static void got_roots(struct mcp_server *s, struct arena *a, const struct json_val *msg)
+{
+	const struct json_val *roots = mcp_get(mcp_get(msg, "result"), "roots");
+	const char **paths;
+	struct buf err;
+	size_t i, n = 0;
+
+	if (!roots || roots->type != JSON_ARR) {
+		mcp_log(s, 4, "roots/list failed: keeping the allowed directories");
+		return;
+	}
+	paths = arena_alloc(a, (roots->len + 1) * sizeof(*paths));
+	for (i = 0; paths && i < roots->len; i++) {
+		const struct json_val *u = mcp_get(&roots->items[i], "uri");
+		char *p = u && u->type == JSON_STR ? uri_path(a, u->str) : NULL;
+		if (p)
+			paths[n++] = p;
+	}
+	buf_init(&err);
+	if (!paths || mcp_set_dirs(s, paths, n, &err)) {
+		buf_puts(&err, "no valid root directory from the client: keeping the allowed directories");
+		mcp_log(s, 4, err.p);
+	} else {
+		buf_printf(&err, "allowed directories from the client's roots: %zu", s->ndirs);
+		mcp_log(s, 1, err.p);
+	}
+	buf_free(&err);
+}
+
+static void initialize(struct mcp_server *s, const struct json_val *id,
+		       const struct json_val *params)
+{
+	const struct json_val *v = mcp_get(params, "protocolVersion");
+	const char *ver = versions[0];
+	struct buf b;
+	size_t i;
+
+	if (!v || v->type != JSON_STR)
+		return send_error(s, id, -32602, "Invalid params: protocolVersion must be a string");
+	for (i = 0; i < sizeof(versions) / sizeof(*versions); i++)
+		if (!strcmp(v->str, versions[i]))
+			ver = versions[i];
+	s->client_roots = mcp_get(mcp_get(params, "capabilities"), "roots") != NULL;
+	if (!s->ndirs && !s->client_roots)
+		return send_error(s, id, -32602, "no allowed directories: start the server with "
+						 "directory arguments, or use a client with roots");
+	snprintf(s->version, sizeof(s->version), "%s", ver);
+	buf_init(&b);
+	result_open(&b, id);
+	buf_printf(&b, "{\"protocolVersion\":\"%s\",\"capabilities\":{\"tools\":"
+		       "{\"listChanged\":false},\"logging\":{}},\"serverInfo\":{\"name\":"
+		       "\"wickfs\",\"version\":\"" WFS_VERSION "\"}}}",
+		   ver);
+	send_buf(s, &b);
+	buf_free(&b);
+}
+
+static int tool_hidden(const struct mcp_server *s, const struct mcp_tool *t)
+{
+	if (t->flags & MCP_SPAWNS)
+		return s->readonly && !s->readonly_exec;
+	return s->readonly && !(t->flags & MCP_RO);
+}
+
+static void tools_list(struct mcp_server *s, const struct json_val *id)
+{
+	struct buf b;
+	size_t i;
+	int first = 1;
+
+	buf_init(&b);
+	result_open(&b, id);
+	buf_puts(&b, "{\"tools\":[");
+	for (i = 0; i < mcp_tool_count; i++) {
+		const struct mcp_tool *t = &mcp_tools[i];
+		unsigned f = t->flags;
+
+		if (tool_hidden(s, t))
+			continue;
+		buf_puts(&b, first ? "{\"name\":\"" : ",{\"name\":\"");
+		first = 0;
+		buf_printf(&b, "%s\",\"title\":\"%s\",\"description\":", t->name, t->title);
+		json_cstr(&b, t->desc);
+		buf_printf(&b, ",\"inputSchema\":{\"type\":\"object\",%s},\"outputSchema\":"
+			       "{\"type\":\"object\",%s},",
+			   t->input,
+			   t->output ? t->output : "\"properties\":{\"content\":{\"type\":\"string\"}},"
+						   "\"required\":[\"content\"]");
+		buf_printf(&b, "\"annotations\":{\"title\":\"%s\",\"readOnlyHint\":%s,",
+			   t->title, f & MCP_RO ? "true" : "false");
+		if (!(f & MCP_RO))
+			buf_printf(&b, "\"destructiveHint\":%s,\"idempotentHint\":%s,",
+				   f & MCP_DESTRUCTIVE ? "true" : "false",
+				   f & MCP_IDEMPOTENT ? "true" : "false");
+		buf_puts(&b, "\"openWorldHint\":false}}");
+	}
+	buf_puts(&b, "]}}");
+	send_buf(s, &b);
+	buf_free(&b);
+}
+
+/* Cut text to max bytes at a character's start, and say so. */
+static void cap_text(struct buf *t, size_t max)
+{
+	size_t total = t->len, keep = max;
+
+	if (t->len <= max)
+		return;
+	while (keep && ((unsigned char)t->p[keep] & 0xc0) == 0x80)
+		keep--;
+	t->len = keep;
+	buf_printf(t, "\n[... result truncated: %zu of %zu bytes shown; ask for a part "
+		      "(head/tail, read_lines offset/limit, a narrower path or pattern)]",
+		   keep, total);
+}
+
+static void tools_call(struct mcp_server *s, struct arena *a, const struct json_val *id,
+		       const struct json_val *params)
+{
+	static const struct json_val empty = {.type = JSON_OBJ};
+	const struct json_val *name = mcp_get(params, "name");
+	const struct json_val *args = mcp_get(params, "arguments");
+	const struct mcp_tool *t = NULL;
+	struct mcp_call c = {0};
+	struct wfs_ctx ctx;
+	struct buf b;
+	size_t i;
+	int rc;
+
+	if (!name || name->type != JSON_STR)
+		return send_error(s, id, -32602, "Invalid params: name must be a string");
+	for (i = 0; i < mcp_tool_count && !t; i++)
+		if (!strcmp(mcp_tools[i].name, name->str))
+			t = &mcp_tools[i];
+	if (!t)
+		return send_error(s, id, -32602, "Unknown tool: %s", name->str);
+	if (args && args->type != JSON_OBJ && args->type != JSON_NULL)
+		return send_error(s, id, -32602, "Invalid params: arguments must be an object");
+	wfs_ctx_init_root(&ctx, a, NULL);
+	ctx.readonly = s->readonly;
+	ctx.readonly_exec = s->readonly_exec;
+	c.s = s;
+	c.ctx = &ctx;
+	c.a = a;
+	c.tool = t->name;
+	c.args = args && args->type == JSON_OBJ ? args : &empty;
+	buf_init(&c.text);
+	buf_init(&c.data);
+	buf_init(&c.content);
+	if (tool_hidden(s, t))
+		rc = t->flags & MCP_SPAWNS ? wfs_fail(&ctx, "%s: " WFS_READONLY_SPAWN_REFUSED, t->name)
+					   : wfs_writable(&ctx, t->name, NULL);
+	else if (!s->ndirs)
+		rc = wfs_fail(&ctx, "%s: no allowed directories (the client has sent no roots yet)",
+			      t->name);
+	else
+		rc = t->run(&c);
+	if (!rc && (c.text.oom || c.data.oom || c.content.oom))
+		rc = wfs_fail(&ctx, "%s: out of memory", t->name);
+	buf_init(&b);
+	result_open(&b, id);
+	buf_puts(&b, "{\"content\":");
+	if (rc) {
+		buf_puts(&b, "[{\"type\":\"text\",\"text\":");
+		json_cstr(&b, ctx.err);
+		buf_puts(&b, "}],\"isError\":true}}");
+	} else if (c.content.len) {
+		buf_add(&b, c.content.p, c.content.len);
+		buf_printf(&b, ",\"structuredContent\":{\"content\":%.*s}}}", (int)c.content.len,
+			   c.content.p);
+	} else {
+		if (!c.no_cap)
+			cap_text(&c.text, s->max_result ? s->max_result : MCP_RESULT_MAX);
+		buf_puts(&b, "[{\"type\":\"text\",\"text\":");
+		json_str(&b, c.text.p ? c.text.p : "", c.text.len);
+		buf_puts(&b, "}],\"structuredContent\":");
+		if (c.data.len) {
+			buf_add(&b, c.data.p, c.data.len);
+		} else {
+			buf_puts(&b, "{\"content\":");
+			json_str(&b, c.text.p ? c.text.p : "", c.text.len);
+			buf_putc(&b, '}');
+		}
+		buf_puts(&b, "}}");
+	}
+	if (b.oom)
+		send_error(s, id, -32603, "%s: out of memory for the answer", t->name);
+	else
+		send_buf(s, &b);
+	buf_free(&b);
+	buf_free(&c.text);
+	buf_free(&c.data);
+	buf_free(&c.content);
+}
+
+static void set_level(struct mcp_server *s, const struct json_val *id,
+		      const struct json_val *params)
+{
+	const struct json_val *l = mcp_get(params, "level");
+	int i;
+
+	for (i = 0; l && l->type == JSON_STR && i < 8; i++) {
+		if (!strcmp(l->str, levels[i])) {
+			s->log_level = i;
+			return send_result(s, id, "{}");
+		}
+	}
+	send_error(s, id, -32602, "Invalid params: level must be one of debug, info, notice, "
+				  "warning, error, critical, alert, emergency");
+}
+
+static void notification(struct mcp_server *s, const char *method)
+{
+	if (!strcmp(method, "notifications/initialized")) {
+		if (s->client_roots)
+			ask_roots(s);
+		else if (s->ndirs)
+			mcp_log(s, 1, "the client has no roots: serving the directories given");
+	} else if (!strcmp(method, "notifications/roots/list_changed")) {
+		ask_roots(s);
+	}
+	/* notifications/cancelled: requests are answered one at a time, so
+	 * the one it names has been answered already; nothing to answer. */
+}
+
+static void handle(struct mcp_server *s, struct arena *a, const char *line, size_t n)
+{
+	struct json_val msg;
+	const struct json_val *id, *method, *params, *v;
+	char err[160];
+
+	if (json_parse(a, line, n, &msg, err, sizeof(err)))
+		return send_error(s, NULL, -32700, "Parse error: %s", err);
+	if (msg.type != JSON_OBJ)
+		return send_error(s, NULL, -32600, "Invalid Request: %s",
+				  msg.type == JSON_ARR ? "batches are not supported"
+						       : "a message is an object");
+	id = mcp_get(&msg, "id");
+	method = mcp_get(&msg, "method");
+	params = mcp_get(&msg, "params");
+	if (id && id->type != JSON_STR && id->type != JSON_NUM)
+		return send_error(s, NULL, -32600, "Invalid Request: id must be a string or a number");
+	v = mcp_get(&msg, "jsonrpc");
+	if (!v || v->type != JSON_STR || strcmp(v->str, "2.0"))
+		return send_error(s, id, -32600, "Invalid Request: jsonrpc must be \"2.0\"");
+	if (!method) {
+		char want[32];
+		snprintf(want, sizeof(want), "wickfs-roots-%u", s->roots_asked);
+		if (id && id->type == JSON_STR && !strcmp(id->str, want))
+			got_roots(s, a, &msg);
+		else if (!id)
+			send_error(s, NULL, -32600, "Invalid Request: method is missing");
+		return; /* an answer to nothing we asked: dropped */
+	}
+	if (method->type != JSON_STR)
+		return send_error(s, id, -32600, "Invalid Request: method must be a string");
+	if (params && params->type != JSON_OBJ)
+		return send_error(s, id, -32602, "Invalid params: params must be an object");
+	if (!id)
+		return notification(s, method->str);
+	if (!strcmp(method->str, "initialize"))
+		initialize(s, id, params);
+	else if (!strcmp(method->str, "ping"))
+		send_result(s, id, "{}");
+	else if (!strcmp(method->str, "tools/list"))
+		tools_list(s, id);
+	else if (!strcmp(method->str, "tools/call"))
+		tools_call(s, a, id, params);
+	else if (!strcmp(method->str, "logging/setLevel"))
+		set_level(s, id, params);
+	else
+		send_error(s, id, -32601, "Method not found: %s", method->str);
+}
+
+int mcp_serve(struct mcp_server *s)
+{
+	struct arena a;
+	struct buf in;
+	size_t start = 0, scan = 0;
+	int skipping = 0;
+
+	s->log_level = -1;
+	arena_init(&a);
+	buf_init(&in);
+	while (s->in_fd >= 0) {
+		char *nl;
+		ssize_t got;
+
+		if (buf_reserve(&in, 65536))
+			break;
+		got = read(s->in_fd, in.p + in.len, in.cap - in.len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		in.len += (size_t)got;
+		while ((nl = memchr(in.p + scan, '\n', in.len - scan))) {
+			size_t n = (size_t)(nl - (in.p + start));
+			if (!skipping && n && !(n == 1 && in.p[start] == '\r'))
+				handle(s, &a, in.p + start, n);
+			skipping = 0;
+			arena_reset(&a);
+			start = scan = (size_t)(nl - in.p) + 1;
+		}
+		scan = in.len;
+		if (in.len - start > MCP_LINE_MAX && !skipping) {
+			send_error(s, NULL, -32700, "Parse error: a line over %u bytes", MCP_LINE_MAX);
+			skipping = 1;
+		}
+		if (skipping || start == in.len) {
+			in.len = start = scan = 0; /* drop what was handled or refused */
+		} else if (start) {
+			memmove(in.p, in.p + start, in.len - start);
+			in.len -= start;
+			scan -= start;
+			start = 0;
+		}
+	}
+	if (in.len > start && !skipping)
+		handle(s, &a, in.p + start, in.len - start); /* a last line without \n */
+	buf_free(&in);
+	arena_free(&a);
+	return 0;
+}
