@@ -235,6 +235,7 @@ static void got_roots(struct mcp_server *s, struct arena *a, const struct json_v
 	const char **paths;
 	struct buf err;
 	size_t i, n = 0;
+	int rc;
 
 	if (!roots || roots->type != JSON_ARR) {
 		mcp_log(s, 4, "roots/list failed: keeping the allowed directories");
@@ -248,10 +249,15 @@ static void got_roots(struct mcp_server *s, struct arena *a, const struct json_v
 			paths[n++] = p;
 	}
 	buf_init(&err);
-	if (!paths || mcp_set_dirs(s, paths, n, &err)) {
-		buf_puts(&err, "no valid root directory from the client: keeping the allowed directories");
-		mcp_log(s, 4, err.p);
+	rc = !paths || mcp_set_dirs(s, paths, n, &err);
+	if (err.len) {
+		err.p[err.len - 1] = 0; /* its last newline */
+		mcp_log(s, 3, err.p);
+	}
+	if (rc) {
+		mcp_log(s, 4, "no valid root directory from the client: keeping the allowed directories");
 	} else {
+		buf_reset(&err);
 		buf_printf(&err, "allowed directories from the client's roots: %zu", s->ndirs);
 		mcp_log(s, 1, err.p);
 	}
@@ -477,10 +483,10 @@ static void handle(struct mcp_server *s, struct arena *a, const char *line, size
 	if (!method) {
 		char want[32];
 		snprintf(want, sizeof(want), "wickfs-roots-%u", s->roots_asked);
-		if (id && id->type == JSON_STR && !strcmp(id->str, want))
+		if (!mcp_get(&msg, "result") && !mcp_get(&msg, "error"))
+			send_error(s, id, -32600, "Invalid Request: method is missing");
+		else if (id && id->type == JSON_STR && !strcmp(id->str, want))
 			got_roots(s, a, &msg);
-		else if (!id)
-			send_error(s, NULL, -32600, "Invalid Request: method is missing");
 		return; /* an answer to nothing we asked: dropped */
 	}
 	if (method->type != JSON_STR)
@@ -527,7 +533,10 @@ int mcp_serve(struct mcp_server *s)
 		in.len += (size_t)got;
 		while ((nl = memchr(in.p + scan, '\n', in.len - scan))) {
 			size_t n = (size_t)(nl - (in.p + start));
-			if (!skipping && n && !(n == 1 && in.p[start] == '\r'))
+			if (!skipping && n > MCP_LINE_MAX)
+				send_error(s, NULL, -32700, "Parse error: a line over %u bytes",
+					   MCP_LINE_MAX);
+			else if (!skipping && n && !(n == 1 && in.p[start] == '\r'))
 				handle(s, &a, in.p + start, n);
 			skipping = 0;
 			arena_reset(&a);
