@@ -93,7 +93,7 @@ call 12 read_text_file '{"path":"lines.txt","tail":2}'
 call 13 read_file "{\"path\":\"$d/a.txt\"}"
 call 14 read_multiple_files '{"paths":["a.txt","nope.txt"]}'
 call 15 list_directory '{"path":"sub"}'
-call 16 list_directory_with_sizes '{"path":"sub","sortBy":"size"}'
+call 16 list_directory_with_sizes '{"path":"sub","sortBy":"name"}'
 call 17 directory_tree '{"path":"sub"}'
 call 18 search_files '{"path":".","pattern":"**/*.md"}'
 call 19 search_files '{"path":".","pattern":"**/*.txt","excludePatterns":[".hid","sub"]}'

@@ -50,13 +50,14 @@ int mcp_grep(struct mcp_call *c)
 	buf_puts(&c->data, "{\"matches\":[");
 	for (i = 0; i < res.n; i++) {
 		const struct wfs_grep_match *m = &res.matches[i];
+		if (i)
+			buf_putc(&c->text, '\n');
 		if (files) {
-			buf_printf(&c->text, "%s\n", m->file);
+			buf_puts(&c->text, m->file);
 		} else {
 			buf_printf(&c->text, "%s%c%lld%c", m->file, m->context ? '-' : ':', m->line,
 				   m->context ? '-' : ':');
 			buf_add(&c->text, m->text, m->text_len);
-			buf_putc(&c->text, '\n');
 		}
 		if (m->context || c->data.len > cap_of(c))
 			continue;
@@ -70,7 +71,7 @@ int mcp_grep(struct mcp_call *c)
 	if (!res.n)
 		buf_puts(&c->text, "No matches found");
 	if (res.truncated)
-		buf_printf(&c->text, "[... stopped at maxResults %lld: narrow the path or "
+		buf_printf(&c->text, "\n[... stopped at maxResults %lld: narrow the path or "
 				     "pattern, or raise maxResults]",
 			   max);
 	return 0;

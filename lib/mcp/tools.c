@@ -646,11 +646,10 @@ static int by_name(const void *x, const void *y)
 static int by_size(const void *x, const void *y)
 {
 	const struct wfs_dirent *a = x, *b = y;
-	long long sa = strcmp(a->type, "dir") ? a->size : 0;
-	long long sb = strcmp(b->type, "dir") ? b->size : 0;
 
-	if (sa != sb)
-		return sa < sb ? 1 : -1;
+	/* largest first, a directory by its own size as the reference does */
+	if (a->size != b->size)
+		return a->size < b->size ? 1 : -1;
 	return strcmp(a->name, b->name); /* stable on the listing's order */
 }
 
