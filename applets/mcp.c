@@ -54,15 +54,17 @@ int mcp_main(struct req *r)
 	}
 	if (!s.ndirs)
 		buf_puts(&err, "no directory given: waiting for the client's roots\n");
-	write_all(2, err.p, err.len);
+	if (err.len)
+		write_all(2, err.p, err.len);
 	buf_reset(&err);
 	/* a client that leaves mid-answer: a failed write, not a signal */
 	signal(SIGPIPE, SIG_IGN);
 	rc = mcp_serve(&s);
 out:
-	if (err.len)
+	if (err.len) {
 		buf_puts(r->err, "wickfs mcp: ");
-	buf_add(r->err, err.p, err.len);
+		buf_add(r->err, err.p, err.len);
+	}
 	buf_free(&err);
 	mcp_free_dirs(&s);
 	return rc;

@@ -57,7 +57,7 @@ int mcp_grep(struct mcp_call *c)
 		} else {
 			buf_printf(&c->text, "%s%c%lld%c", m->file, m->context ? '-' : ':', m->line,
 				   m->context ? '-' : ':');
-			buf_add(&c->text, m->text, m->text_len);
+			buf_add(&c->text, m->text ? m->text : "", m->text ? m->text_len : 0);
 		}
 		if (m->context || c->data.len > cap_of(c))
 			continue;

@@ -420,26 +420,26 @@ static int edit_one(struct mcp_call *c, const char *path, int nth, struct buf *c
 {
 	struct span *cl, *ol, *nl;
 	size_t ncl, nol, nnl, i, j, at = 0, hits;
-	const char *hit;
+	const char *hit, *cp = cur->p ? cur->p : ""; /* an empty file: no buffer */
 
 	olen = lf_only(old, olen);
 	nlen = lf_only(new, nlen);
 	if (!olen)
 		return wfs_fail(c->ctx, "edit_file %s: edit %d: oldText is empty", path, nth);
-	hits = count_of(cur->p, cur->len, old, olen);
+	hits = count_of(cp, cur->len, old, olen);
 	if (hits > 1)
 		return wfs_fail(c->ctx, "edit_file %s: edit %d: oldText occurs %zu times; add "
 					"surrounding lines to make it unique (nothing was changed)",
 				path, nth, hits);
 	if (hits == 1) {
-		hit = memmem(cur->p, cur->len, old, olen);
-		buf_add(out, cur->p, (size_t)(hit - cur->p));
+		hit = memmem(cp, cur->len, old, olen);
+		buf_add(out, cp, (size_t)(hit - cp));
 		buf_add(out, new, nlen);
-		buf_add(out, hit + olen, cur->len - (size_t)(hit - cur->p) - olen);
+		buf_add(out, hit + olen, cur->len - (size_t)(hit - cp) - olen);
 		return 0;
 	}
 	/* line by line, white space around each line ignored */
-	cl = split_lines(c->a, cur->p, cur->len, &ncl);
+	cl = split_lines(c->a, cp, cur->len, &ncl);
 	ol = split_lines(c->a, old, olen, &nol);
 	nl = split_lines(c->a, new, nlen, &nnl);
 	if (!cl || !ol || !nl)
