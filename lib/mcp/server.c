@@ -191,6 +191,15 @@ int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 	return 0;
 }
 
+/* (not sscanf: its float scanner would cost 15 KB) */
+static int hex(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	ch |= 0x20;
+	return ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+}
+
 /* "file:///a%20b" -> "/a b" in a; NULL for another scheme. */
 static char *uri_path(struct arena *a, const char *uri)
 {
@@ -205,9 +214,9 @@ static char *uri_path(struct arena *a, const char *uri)
 	if (!out)
 		return NULL;
 	for (; *uri; uri++) {
-		unsigned v;
-		if (*uri == '%' && sscanf(uri + 1, "%2x", &v) == 1 && uri[1] && uri[2]) {
-			*o++ = (char)v;
+		int hi = *uri == '%' ? hex(uri[1]) : -1, lo = hi >= 0 ? hex(uri[2]) : -1;
+		if (lo >= 0) {
+			*o++ = (char)(hi << 4 | lo);
 			uri += 2;
 		} else {
 			*o++ = *uri;
