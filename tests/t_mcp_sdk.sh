@@ -41,6 +41,7 @@ fixture() {
 	printf 'a\r\nb\r\n' >"$1/crlf.txt"
 	printf '  def f():\n      return 1\n' >"$1/sub/b.py"
 	printf 'fine\n' >"$1/sub/deep/c.md"
+	for n in a_b.txt a-b.txt B.txt a1.txt Ab aB ab 'a b' .dot _u; do printf '%s\n' "$n" >"$1/sub/deep/$n"; done
 	printf '\x89PNG\r\n' >"$1/img.png"
 	printf '\x00\x01\x02' >"$1/data.bin"
 	ln -s "$TEST_TMP/outside" "$1/links/out"

@@ -635,12 +635,33 @@ static void put_size(struct buf *b, unsigned long long n, int width)
 	buf_printf(b, "%*s", width, s);
 }
 
+/* A byte's rank in the order of JavaScript's localeCompare (ICU's root
+ * collation) for ASCII: white space and punctuation, digits, then letters
+ * with case folded; other bytes after them. */
+static int rank(unsigned char ch)
+{
+	static const char order[] = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789"
+				    "abcdefghijklmnopqrstuvwxyz";
+	const char *p;
+
+	if (ch >= 'A' && ch <= 'Z')
+		ch |= 0x20;
+	p = ch ? strchr(order, ch) : NULL;
+	return p ? (int)(p - order) : 128 + ch;
+}
+
 static int by_name(const void *x, const void *y)
 {
 	const struct wfs_dirent *a = x, *b = y;
-	int r = strcasecmp(a->name, b->name);
+	const unsigned char *p = (const unsigned char *)a->name;
+	const unsigned char *q = (const unsigned char *)b->name;
 
-	return r ? r : -strcmp(a->name, b->name); /* lower case first, as ICU */
+	for (; *p && *q; p++, q++)
+		if (rank(*p) != rank(*q))
+			return rank(*p) - rank(*q);
+	if (*p || *q)
+		return *p ? 1 : -1;
+	return -strcmp(a->name, b->name); /* then lower case first */
 }
 
 static int by_size(const void *x, const void *y)

@@ -96,6 +96,8 @@ const calls = [
 	['list_directory', { path: 'sub' }],
 	['list_directory_with_sizes', { path: '.' }],
 	['list_directory_with_sizes', { path: '.', sortBy: 'size' }],
+	['list_directory_with_sizes', { path: 'sub/deep' }],
+	['list_directory', { path: 'sub/deep' }],
 	['directory_tree', { path: 'sub' }],
 	['directory_tree', { path: '.', excludePatterns: ['links', 'deep'] }],
 	['directory_tree', { path: '.', excludePatterns: ['*.txt', 'links'] }],
