@@ -37,9 +37,11 @@ struct mcp_tool {
 extern const struct mcp_tool mcp_tools[];
 extern const size_t mcp_tool_count;
 
-/* The member key of obj exactly (JSON-RPC is case-sensitive), or NULL. */
+/* (args.c) The member key of obj exactly (JSON-RPC is case-sensitive), or NULL. */
 const struct json_val *mcp_get(const struct json_val *obj, const char *key);
 
+/* -1 with ctx->err: "Input validation error: ... field \"KEY\" NEED". */
+int mcp_bad_arg(struct mcp_call *c, const char *key, const char *need);
 /* Tool arguments: 0 with the value (*v untouched when absent and not
  * required), -1 with ctx->err naming the field and what it needs. */
 int mcp_arg_str(struct mcp_call *c, const char *key, int required,

@@ -27,18 +27,6 @@ static const char *const versions[] = {"2025-11-25", "2025-06-18"};
 static const char *const levels[] = {"debug", "info", "notice", "warning",
 				     "error", "critical", "alert", "emergency"};
 
-const struct json_val *mcp_get(const struct json_val *obj, const char *key)
-{
-	size_t i, n = strlen(key);
-
-	if (!obj || obj->type != JSON_OBJ)
-		return NULL;
-	for (i = obj->len; i-- > 0;)
-		if (obj->key_lens[i] == n && !memcmp(obj->keys[i], key, n))
-			return &obj->items[i];
-	return NULL;
-}
-
 static void send_buf(struct mcp_server *s, struct buf *b)
 {
 	buf_putc(b, '\n');

@@ -20,153 +20,6 @@
 #include "walk.h"
 #include "mcp_int.h"
 
-/* ---- arguments ---- */
-
-static int bad_arg(struct mcp_call *c, const char *key, const char *need)
-{
-	return wfs_fail(c->ctx, "Input validation error: Invalid arguments for tool %s: "
-				"field \"%s\" %s",
-			c->tool, key, need);
-}
-
-int mcp_arg_str(struct mcp_call *c, const char *key, int required, const char **v,
-		size_t *len)
-{
-	const struct json_val *j = mcp_get(c->args, key);
-
-	if (!j || j->type == JSON_NULL)
-		return required ? bad_arg(c, key, "is required (a string)") : 0;
-	if (j->type != JSON_STR)
-		return bad_arg(c, key, "must be a string");
-	*v = j->str;
-	if (len)
-		*len = j->len;
-	return 0;
-}
-
-int mcp_arg_int(struct mcp_call *c, const char *key, long long *v, int *given)
-{
-	const struct json_val *j = mcp_get(c->args, key);
-
-	*given = 0;
-	if (!j || j->type == JSON_NULL)
-		return 0;
-	if (j->type != JSON_NUM || j->num != j->num || j->num > 9e15 || j->num < -9e15)
-		return bad_arg(c, key, "must be a number");
-	*v = (long long)j->num;
-	*given = 1;
-	return 0;
-}
-
-int mcp_arg_bool(struct mcp_call *c, const char *key, int *v)
-{
-	const struct json_val *j = mcp_get(c->args, key);
-
-	if (!j || j->type == JSON_NULL)
-		return 0;
-	if (j->type != JSON_BOOL)
-		return bad_arg(c, key, "must be a boolean");
-	*v = j->boolean;
-	return 0;
-}
-
-int mcp_arg_strs(struct mcp_call *c, const char *key, int required, const char ***v,
-		 size_t *n)
-{
-	const struct json_val *j = mcp_get(c->args, key);
-	const char **out;
-	size_t i;
-
-	*n = 0;
-	if (!j || j->type == JSON_NULL)
-		return required ? bad_arg(c, key, "is required (an array of strings)") : 0;
-	if (j->type != JSON_ARR)
-		return bad_arg(c, key, "must be an array of strings");
-	out = arena_alloc(c->a, (j->len + 1) * sizeof(*out));
-	if (!out)
-		return wfs_fail(c->ctx, "%s: out of memory", c->tool);
-	for (i = 0; i < j->len; i++) {
-		if (j->items[i].type != JSON_STR || strlen(j->items[i].str) != j->items[i].len)
-			return bad_arg(c, key, "must hold only strings (without NUL bytes)");
-		out[i] = j->items[i].str;
-	}
-	*v = out;
-	*n = j->len;
-	return 0;
-}
-
-/* ---- paths ---- */
-
-/* dir (no trailing slash but "/") holds p: its length, else 0. */
-static size_t holds(const char *dir, const char *p)
-{
-	size_t n = strlen(dir);
-
-	if (n == 1)
-		return 1;
-	return !strncmp(p, dir, n) && (!p[n] || p[n] == '/') ? n : 0;
-}
-
-const char *mcp_path(struct mcp_call *c, const char *path)
-{
-	struct mcp_server *s = c->s;
-	const char *abs, *best = NULL;
-	size_t i, bestlen = 0, cut = 0;
-	struct buf list;
-
-	abs = path[0] == '/' ? path : arena_printf(c->a, "%s/%s", s->dirs[0], path);
-	abs = abs ? path_clean(c->a, abs) : NULL;
-	if (!abs) {
-		wfs_fail(c->ctx, "%s: out of memory", c->tool);
-		return NULL;
-	}
-	/* the innermost allowed directory holding it, as resolved or given */
-	for (i = 0; i < s->ndirs; i++) {
-		size_t n = holds(s->dirs[i], abs), g = holds(s->given[i], abs);
-		if (n > bestlen) {
-			best = s->dirs[i];
-			bestlen = n;
-			cut = n;
-		}
-		if (g > bestlen) {
-			best = s->dirs[i];
-			bestlen = g;
-			cut = g;
-		}
-	}
-	if (!best) {
-		buf_init(&list);
-		for (i = 0; i < s->ndirs; i++)
-			buf_printf(&list, "%s%s", i ? ", " : "", s->dirs[i]);
-		wfs_fail(c->ctx, "Access denied - path outside allowed directories: %s not in %s", abs,
-			 list.p ? list.p : "");
-		buf_free(&list);
-		return NULL;
-	}
-	c->ctx->root = best;
-	c->ctx->root_errno = 0;
-	if (strcmp(best, "/") && (cut != strlen(best) || strncmp(abs, best, cut)))
-		abs = arena_printf(c->a, "%s%s", best, abs + cut); /* given -> resolved */
-	if (!abs)
-		wfs_fail(c->ctx, "%s: out of memory", c->tool);
-	return abs;
-}
-
-/* A path argument checked and placed; NULL with ctx->err set. */
-const char *mcp_path_arg(struct mcp_call *c, const char *key)
-{
-	const char *p = NULL;
-	size_t n;
-
-	if (mcp_arg_str(c, key, 1, &p, &n))
-		return NULL;
-	if (strlen(p) != n) {
-		bad_arg(c, key, "holds a NUL byte");
-		return NULL;
-	}
-	return mcp_path(c, p);
-}
-
 /* ---- reading ---- */
 
 /* CRLF to LF in place, as the reference reads text for tail and edits. */
@@ -280,7 +133,7 @@ int mcp_read_multiple_files(struct mcp_call *c)
 	if (mcp_arg_strs(c, "paths", 1, &paths, &n))
 		return -1;
 	if (!n)
-		return bad_arg(c, "paths", "needs at least one path");
+		return mcp_bad_arg(c, "paths", "needs at least one path");
 	for (i = 0; i < n; i++) {
 		if (i)
 			buf_puts(&c->text, "\n---\n");
@@ -544,12 +397,12 @@ int mcp_edit_file(struct mcp_call *c)
 	if (!path || mcp_arg_bool(c, "dryRun", &dry))
 		return -1;
 	if (!edits || edits->type != JSON_ARR)
-		return bad_arg(c, "edits", "is required (an array of {oldText, newText})");
+		return mcp_bad_arg(c, "edits", "is required (an array of {oldText, newText})");
 	for (i = 0; i < edits->len; i++) {
 		const struct json_val *o = mcp_get(&edits->items[i], "oldText");
 		const struct json_val *w = mcp_get(&edits->items[i], "newText");
 		if (!o || o->type != JSON_STR || !w || w->type != JSON_STR)
-			return bad_arg(c, "edits", "must hold objects with string oldText and newText");
+			return mcp_bad_arg(c, "edits", "must hold objects with string oldText and newText");
 	}
 	if (read_text(c, path, &d, &n))
 		return -1;
@@ -684,7 +537,7 @@ int mcp_list_directory_with_sizes(struct mcp_call *c)
 	if (!path || mcp_arg_str(c, "sortBy", 0, &sort, NULL))
 		return -1;
 	if (strcmp(sort, "name") && strcmp(sort, "size"))
-		return bad_arg(c, "sortBy", "must be \"name\" or \"size\"");
+		return mcp_bad_arg(c, "sortBy", "must be \"name\" or \"size\"");
 	if (wfs_ls(c->ctx, path, &e, &n))
 		return -1;
 	qsort(e, n, sizeof(*e), *sort == 'n' ? by_name : by_size);
@@ -863,7 +716,7 @@ int mcp_search_files(struct mcp_call *c)
 	    mcp_arg_strs(c, "excludePatterns", 0, &w.excl, &w.nexcl))
 		return -1;
 	if (glob_match_path(w.pattern, "") < 0)
-		return bad_arg(c, "pattern", "is not a valid glob (an unclosed [ or {)");
+		return mcp_bad_arg(c, "pattern", "is not a valid glob (an unclosed [ or {)");
 	if (walk_from(c, "search_files", path, search_visit, &w))
 		return -1;
 	c->ctx->err[0] = 0;
