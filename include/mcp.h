@@ -24,6 +24,9 @@ struct mcp_server {
 	int client_roots, log_level;
 	unsigned roots_asked; /* id of the roots/list request in flight */
 	char version[16];
+	struct buf late;   /* input read while a tool ran, not yet handled */
+	const char *ahead; /* input read before it, not yet handled */
+	size_t ahead_len;
 };
 
 /* Replace the allowed directories by paths[0..n): each resolved

@@ -45,17 +45,42 @@ for line in open(sys.argv[1]):
         sys.exit(0)
 print("<no answer %s>" % want, end="")
 EOF
-get() { python3 "$w/get.py" "$RESP" "$1" "$2"; }
-text() { get "$1" 'r["content"][0]["text"] if r.get("content") else "<error %s>" % e'; }
-iserr() { get "$1" 'str(bool(r.get("isError")))'; }
+# Each answer's text and isError into files at once (one python run per
+# session); get evaluates any other expression.
+cat >"$w/split.py" <<'EOF'
+import json, os, sys
+for line in open(sys.argv[1]):
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if "id" not in m or "method" in m:
+        continue
+    r = m.get("result", {}); e = m.get("error", {})
+    t = r["content"][0].get("text", "") if r.get("content") else "<error %s>" % e
+    with open(os.path.join(sys.argv[2], "%s.t" % m["id"]), "w") as f:
+        f.write(t)
+    with open(os.path.join(sys.argv[2], "%s.e" % m["id"]), "w") as f:
+        f.write(str(bool(r.get("isError"))))
+EOF
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+get() { "$PY" "$w/get.py" "$RESP" "$1" "$2"; }
+split() { rm -rf "$w/ans" && mkdir -p "$w/ans" && "$PY" "$w/split.py" "$RESP" "$w/ans"; }
+text() { cat "$w/ans/$1.t" 2>/dev/null || printf '<no answer %s>' "$1"; }
+iserr() { cat "$w/ans/$1.e" 2>/dev/null || printf '<no answer %s>' "$1"; }
 
 start() { printf '%s\n%s\n' "$INIT" "$INITED" >"$REQ"; }
 line() { printf '%s\n' "$1" >>"$REQ"; }
 # call ID TOOL ARGS-JSON
 call() { line "{\"jsonrpc\":\"2.0\",\"id\":$1,\"method\":\"tools/call\",\"params\":{\"name\":\"$2\",\"arguments\":$3}}"; }
-serve() { "$WICKFS" mcp "$@" <"$REQ" >"$RESP" 2>"$w/err"; RC=$?; }
+serve() {
+	"$WICKFS" mcp "$@" <"$REQ" >"$RESP" 2>"$w/err"
+	RC=$?
+	split
+}
 
-if ! command -v python3 >/dev/null; then
+if ! command -v python3 >/dev/null && [ ! -x /usr/bin/python3 ]; then
 	skip mcp "python3 is missing (scripts/deps.sh installs it)"
 	exit 0
 fi
@@ -301,6 +326,26 @@ check_match mcp.bad.id_type '*"id":null,"error":{"code":-32600,"message":"Invali
 check mcp.bad.cancelled_unanswered 0 "$(grep -c '"requestId"' "$RESP")"
 check mcp.bad.goes_on '{}' "$(get 102 'r')"
 check mcp.bad.answers 16 "$(grep -c '"jsonrpc":"2.0"' "$RESP")"
+
+# a cancelled request stops its work and gets no answer; what came
+# meanwhile is handled after it, in order
+# (the cancel comes a second later, while the command runs, or at worst
+# before it starts: either way it must not run to its end)
+start
+call 110 run_command '{"command":"sleep 60; echo late >done"}'
+cp "$REQ" "$w/req1"
+: >"$REQ"
+line '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}}'
+line '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":110,"reason":"t"}}'
+line '{"jsonrpc":"2.0","id":111,"method":"ping"}'
+call 112 grep '{"pattern":"world"}'
+{ cat "$w/req1"; sleep 1; cat "$REQ"; } | "$WICKFS" mcp "$d" >"$RESP" 2>"$w/err"
+split
+check mcp.cancel.no_answer "<no answer 110>" "$(get 110 'r')"
+check mcp.cancel.goes_on '{}' "$(get 111 'r')"
+check mcp.cancel.next_tool "False" "$(iserr 112)"
+check mcp.cancel.order "0 111 112" "$(grep -o '"id":[0-9]*' "$RESP" | cut -d: -f2 | tr '\n' ' ' | sed 's/ $//')"
+check_true mcp.cancel.killed "the cancelled command ran on" test ! -e "$d/done"
 
 # a line past the size bound is refused, and the next one is read
 {

@@ -24,12 +24,13 @@ struct mcp_call {
 #define MCP_DESTRUCTIVE 2u /* destructiveHint */
 #define MCP_IDEMPOTENT 4u  /* idempotentHint */
 #define MCP_SPAWNS 8u      /* runs a command: hidden in read-only mode */
-#define MCP_DATA 16u       /* outputSchema is its own, not {content} */
+#define MCP_LONG 16u       /* may take long: a notifications/cancelled for
+			      it is watched for while it runs */
 
 struct mcp_tool {
 	const char *name, *title, *desc;
 	const char *input;  /* the inputSchema's properties and required */
-	const char *output; /* outputSchema; NULL with MCP_DATA unset: text */
+	const char *output; /* outputSchema; NULL: {content: string} */
 	unsigned flags;
 	int (*run)(struct mcp_call *c);
 };

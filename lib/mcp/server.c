@@ -6,8 +6,16 @@
  * names an unknown method gets a JSON-RPC error and the next line is read.
  * The server asks the client for its roots (roots/list) itself, so the
  * answers to those requests arrive as messages without a method.
+ *
+ * While a tool that may take long runs, a thread reads what the client
+ * sends meanwhile, only to see a notifications/cancelled for it (the
+ * operations stop on ctx->cancel); the loop then handles those lines in
+ * their order.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -348,6 +356,110 @@ static void cap_text(struct buf *t, size_t max)
 		   keep, total);
 }
 
+/* The watch over stdin while a long tool runs. */
+struct watch {
+	struct mcp_server *s;
+	const struct json_val *id; /* the request running */
+	volatile int cancel;
+	int stop[2]; /* a pipe: written when the tool is done */
+	size_t scanned;
+};
+
+/* Does this line cancel w's request? */
+static int cancels(struct watch *w, const char *line, size_t n)
+{
+	const struct json_val *m, *rid;
+	struct json_val msg;
+	struct arena a;
+	char err[64];
+	int yes = 0;
+
+	if (!memmem(line, n, "notifications/cancelled", 23))
+		return 0;
+	arena_init(&a);
+	if (!json_parse(&a, line, n, &msg, err, sizeof(err))) {
+		m = mcp_get(&msg, "method");
+		rid = mcp_get(mcp_get(&msg, "params"), "requestId");
+		yes = m && m->type == JSON_STR && !strcmp(m->str, "notifications/cancelled") &&
+		      rid && rid->type == w->id->type && !strcmp(rid->str, w->id->str);
+	}
+	arena_free(&a);
+	return yes;
+}
+
+static void *watch_run(void *arg)
+{
+	struct watch *w = arg;
+	struct buf *got = &w->s->late;
+	char chunk[16384];
+
+	while (!w->cancel && got->len < MCP_LINE_MAX) {
+		struct pollfd p[2] = {{w->s->in_fd, POLLIN, 0}, {w->stop[0], POLLIN, 0}};
+		const char *nl;
+		ssize_t n;
+
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (p[1].revents)
+			break;
+		if (!p[0].revents)
+			continue;
+		n = read(w->s->in_fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break; /* the end of input: the loop sees it again */
+		buf_add(got, chunk, (size_t)n);
+		while (!got->oom && (nl = memchr(got->p + w->scanned, '\n', got->len - w->scanned))) {
+			size_t start = w->scanned;
+			w->scanned = (size_t)(nl - got->p) + 1;
+			if (cancels(w, got->p + start, w->scanned - start))
+				w->cancel = 1;
+		}
+	}
+	return NULL;
+}
+
+/* Run t, watching for its cancellation when it may take long: 0, 1 when
+ * cancelled (no answer then), -1 with ctx->err. */
+static int run_tool(struct mcp_server *s, const struct mcp_tool *t, struct mcp_call *c,
+		    const struct json_val *id)
+{
+	struct watch w = {0};
+	const char *p, *nl;
+	pthread_t th;
+	int rc;
+
+	w.s = s;
+	w.id = id;
+	if (!(t->flags & MCP_LONG))
+		return t->run(c); /* quick: a cancel would come too late anyway */
+	/* lines already read, not yet handled, may cancel it before it runs */
+	for (p = s->ahead; p && p < s->ahead + s->ahead_len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(s->ahead + s->ahead_len - p));
+		if (!nl)
+			break;
+		if (cancels(&w, p, (size_t)(nl - p)))
+			return 1;
+	}
+	if (s->in_fd < 0 || pipe2(w.stop, O_CLOEXEC))
+		return t->run(c);
+	if (pthread_create(&th, NULL, watch_run, &w)) {
+		close(w.stop[0]);
+		close(w.stop[1]);
+		return t->run(c);
+	}
+	c->ctx->cancel = &w.cancel;
+	rc = t->run(c);
+	if (write(w.stop[1], "x", 1) < 0)
+		w.cancel = 1; /* cannot happen: the pipe is ours and empty */
+	pthread_join(th, NULL);
+	close(w.stop[0]);
+	close(w.stop[1]);
+	c->ctx->cancel = NULL;
+	return w.cancel ? 1 : rc;
+}
+
 static void tools_call(struct mcp_server *s, struct arena *a, const struct json_val *id,
 		       const struct json_val *params)
 {
@@ -388,7 +500,11 @@ static void tools_call(struct mcp_server *s, struct arena *a, const struct json_
 		rc = wfs_fail(&ctx, "%s: no allowed directories (the client has sent no roots yet)",
 			      t->name);
 	else
-		rc = t->run(&c);
+		rc = run_tool(s, t, &c, id);
+	if (rc > 0) {
+		mcp_log(s, 1, "a request was cancelled: its answer is not sent");
+		goto out;
+	}
 	if (!rc && (c.text.oom || c.data.oom || c.content.oom))
 		rc = wfs_fail(&ctx, "%s: out of memory", t->name);
 	buf_init(&b);
@@ -422,6 +538,7 @@ static void tools_call(struct mcp_server *s, struct arena *a, const struct json_
 	else
 		send_buf(s, &b);
 	buf_free(&b);
+out:
 	buf_free(&c.text);
 	buf_free(&c.data);
 	buf_free(&c.content);
@@ -514,6 +631,7 @@ int mcp_serve(struct mcp_server *s)
 	int skipping = 0;
 
 	s->log_level = -1;
+	buf_init(&s->late);
 	arena_init(&a);
 	buf_init(&in);
 	while (s->in_fd >= 0) {
@@ -529,15 +647,22 @@ int mcp_serve(struct mcp_server *s)
 			break;
 		in.len += (size_t)got;
 		while ((nl = memchr(in.p + scan, '\n', in.len - scan))) {
-			size_t n = (size_t)(nl - (in.p + start));
+			size_t n = (size_t)(nl - (in.p + start)), next = (size_t)(nl - in.p) + 1;
 			if (!skipping && n > MCP_LINE_MAX)
 				send_error(s, NULL, -32700, "Parse error: a line over %u bytes",
 					   MCP_LINE_MAX);
-			else if (!skipping && n && !(n == 1 && in.p[start] == '\r'))
+			else if (!skipping && n && !(n == 1 && in.p[start] == '\r')) {
+				s->ahead = in.p + next;
+				s->ahead_len = in.len - next;
 				handle(s, &a, in.p + start, n);
+			}
 			skipping = 0;
 			arena_reset(&a);
-			start = scan = (size_t)(nl - in.p) + 1;
+			if (s->late.len) { /* read while a tool ran: after what we hold */
+				buf_add(&in, s->late.p, s->late.len);
+				buf_free(&s->late);
+			}
+			start = scan = next;
 		}
 		scan = in.len;
 		if (in.len - start > MCP_LINE_MAX && !skipping) {
@@ -556,6 +681,7 @@ int mcp_serve(struct mcp_server *s)
 	if (in.len > start && !skipping)
 		handle(s, &a, in.p + start, in.len - start); /* a last line without \n */
 	buf_free(&in);
+	buf_free(&s->late);
 	arena_free(&a);
 	return 0;
 }

@@ -65,7 +65,7 @@ const struct mcp_tool mcp_tools[] = {
 	 "The tree under a directory as JSON: entries with name, type (file or directory) and "
 	 "children for directories.",
 	 "\"properties\":{\"path\":" STR ",\"excludePatterns\":" EXCLUDE "},\"required\":[\"path\"]",
-	 NULL, MCP_RO, mcp_directory_tree},
+	 NULL, MCP_RO | MCP_LONG, mcp_directory_tree},
 	{"move_file", "Move File",
 	 "Move or rename a file or directory; fails when the destination exists.",
 	 "\"properties\":{\"source\":" STR ",\"destination\":" STR "},\"required\":[\"source\","
@@ -76,7 +76,7 @@ const struct mcp_tool mcp_tools[] = {
 	 "top, '**/*.c' at any depth); returns full paths.",
 	 "\"properties\":{\"path\":" STR ",\"pattern\":" STR ",\"excludePatterns\":" EXCLUDE
 	 "},\"required\":[\"path\",\"pattern\"]",
-	 NULL, MCP_RO, mcp_search_files},
+	 NULL, MCP_RO | MCP_LONG, mcp_search_files},
 	{"get_file_info", "Get File Info",
 	 "A file's or directory's size, times, type and permissions.", PATH_ONLY, NULL, MCP_RO,
 	 mcp_get_file_info},
@@ -94,7 +94,7 @@ const struct mcp_tool mcp_tools[] = {
 	 "\"properties\":{\"matches\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
 	 "\"properties\":{\"file\":" STR ",\"line\":{\"type\":\"number\"},\"text\":" STR "}}},"
 	 "\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"matches\",\"truncated\"]",
-	 MCP_RO | MCP_DATA, mcp_grep},
+	 MCP_RO | MCP_LONG, mcp_grep},
 	{"read_lines", "Read Lines",
 	 "Read numbered lines of a text file from offset (1 = the first), at most limit (2000); "
 	 "says where to continue when more follow.",
@@ -114,7 +114,7 @@ const struct mcp_tool mcp_tools[] = {
 		 "Seconds") "},\"required\":[\"command\"]",
 	 "\"properties\":{\"exitCode\":{\"type\":\"number\"},\"timedOut\":{\"type\":\"boolean\"},"
 	 "\"stdout\":" STR ",\"stderr\":" STR "},\"required\":[\"exitCode\",\"stdout\",\"stderr\"]",
-	 MCP_DESTRUCTIVE | MCP_SPAWNS | MCP_DATA, mcp_run_command},
+	 MCP_DESTRUCTIVE | MCP_SPAWNS | MCP_LONG, mcp_run_command},
 };
 
 const size_t mcp_tool_count = sizeof(mcp_tools) / sizeof(*mcp_tools);
