@@ -91,7 +91,7 @@ line '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"x"}}'
 line '{"jsonrpc":"2.0","id":2,"method":"ping"}'
 serve "$d"
 check mcp.init.version '"2025-06-18"' "$(get 0 'r["protocolVersion"]' | sed 's/.*/"&"/')"
-check mcp.init.caps '{"tools": {"listChanged": false}, "logging": {}}' "$(get 0 'r["capabilities"]')"
+check mcp.init.caps '{"tools": {"listChanged": false}, "logging": {}, "resources": {}}' "$(get 0 'r["capabilities"]')"
 check mcp.init.one_answer_each 3 "$(wc -l <"$RESP")"
 names='read_text_file read_file read_media_file read_multiple_files write_file edit_file create_directory list_directory list_directory_with_sizes directory_tree move_file search_files get_file_info list_allowed_directories grep read_lines apply_patch run_command'
 check mcp.list.names "$names" "$(get 1 '" ".join(t["name"] for t in r["tools"])')"
@@ -243,6 +243,25 @@ check mcp.escape.search_not_listed "No matches found" "$(text 51)"
 check_match mcp.escape.multiple "escape/s.txt: Error - *outside*---*/etc/passwd: Error - Access denied*" "$(text 55)"
 check mcp.escape.nothing_written "s.txt secret" "$(ls "$outside") $(cat "$outside/s.txt")"
 check_true mcp.escape.a_kept "a.txt was moved" test -f "$d/a.txt"
+
+# ---- resources: files by file:// URI ----
+start
+line '{"jsonrpc":"2.0","id":120,"method":"resources/templates/list"}'
+line '{"jsonrpc":"2.0","id":121,"method":"resources/list"}'
+line "{\"jsonrpc\":\"2.0\",\"id\":122,\"method\":\"resources/read\",\"params\":{\"uri\":\"file://$d/a.txt\"}}"
+line "{\"jsonrpc\":\"2.0\",\"id\":123,\"method\":\"resources/read\",\"params\":{\"uri\":\"file://$d/img.png\"}}"
+line "{\"jsonrpc\":\"2.0\",\"id\":124,\"method\":\"resources/read\",\"params\":{\"uri\":\"file://$d/escape/s.txt\"}}"
+line '{"jsonrpc":"2.0","id":125,"method":"resources/read","params":{"uri":"http://example.com/"}}'
+line "{\"jsonrpc\":\"2.0\",\"id\":126,\"method\":\"resources/read\",\"params\":{\"uri\":\"file://${d// /%20}/%61.txt\"}}"
+serve "$d"
+check mcp.resources.caps '{}' "$(get 0 'r["capabilities"]["resources"]')"
+check mcp.resources.template 'file:///{+path}' "$(get 120 'r["resourceTemplates"][0]["uriTemplate"]')"
+check mcp.resources.list '[]' "$(get 121 'r["resources"]')"
+check mcp.resources.text "text/plain hello"$'\n'"world"$'\n'x "$(get 122 'r["contents"][0]["mimeType"] + " " + r["contents"][0]["text"]'; printf x)"
+check mcp.resources.blob "image/png iVBORw0K" "$(get 123 'r["contents"][0]["mimeType"] + " " + r["contents"][0]["blob"]')"
+check_match mcp.resources.escape "-32002 Resource not found: read $d/escape/s.txt: *symlink*" "$(get 124 'str(e["code"]) + " " + e["message"]')"
+check_match mcp.resources.scheme "-32602 *file:// URI*" "$(get 125 'str(e["code"]) + " " + e["message"]')"
+check mcp.resources.percent "hello"$'\n'"world"$'\n'x "$(get 126 'r["contents"][0]["text"]'; printf x)"
 
 # ---- several allowed directories ----
 start

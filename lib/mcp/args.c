@@ -164,3 +164,38 @@ const char *mcp_path_arg(struct mcp_call *c, const char *key)
 	}
 	return mcp_path(c, p);
 }
+
+/* (not sscanf: its float scanner would cost 15 KB) */
+static int hex(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	ch |= 0x20;
+	return ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+}
+
+/* "file:///a%20b" -> "/a b" in a; NULL for another scheme. */
+char *mcp_uri_path(struct arena *a, const char *uri)
+{
+	char *out, *o;
+
+	if (strncmp(uri, "file://", 7))
+		return uri[0] == '/' ? arena_strdup(a, uri) : NULL;
+	uri += 7;
+	if (*uri != '/')
+		return NULL; /* a host part: not ours */
+	out = o = arena_alloc(a, strlen(uri) + 1);
+	if (!out)
+		return NULL;
+	for (; *uri; uri++) {
+		int hi = *uri == '%' ? hex(uri[1]) : -1, lo = hi >= 0 ? hex(uri[2]) : -1;
+		if (lo >= 0) {
+			*o++ = (char)(hi << 4 | lo);
+			uri += 2;
+		} else {
+			*o++ = *uri;
+		}
+	}
+	*o = 0;
+	return out;
+}

@@ -59,6 +59,19 @@ const char *mcp_path(struct mcp_call *c, const char *path);
 /* The same for the string argument key (required). */
 const char *mcp_path_arg(struct mcp_call *c, const char *key);
 
+/* (args.c) "file:///a%20b" -> "/a b" in a; NULL for another scheme. */
+char *mcp_uri_path(struct arena *a, const char *uri);
+
+/* resources (resources.c): files by their file:// URI. */
+#define MCP_FILE_TEMPLATE                                                                 \
+	"{\"resourceTemplates\":[{\"uriTemplate\":\"file:///{+path}\",\"name\":\"file\"," \
+	"\"title\":\"A file in the allowed directories\",\"description\":\"Its text, or " \
+	"its bytes in base64 when it is not UTF-8\"}]}"
+/* The {"contents":[...]} of resources/read appended to out: 0, or a
+ * JSON-RPC error code with its message in err. */
+int mcp_resource(struct mcp_server *s, struct arena *a, const char *uri, struct buf *out,
+		 char *err, size_t errlen);
+
 /* The reference's tools (tools.c) and ours (ours.c). */
 int mcp_read_text_file(struct mcp_call *c);
 int mcp_read_media_file(struct mcp_call *c);
@@ -77,5 +90,6 @@ int mcp_grep(struct mcp_call *c);
 int mcp_read_lines(struct mcp_call *c);
 int mcp_apply_patch(struct mcp_call *c);
 int mcp_run_command(struct mcp_call *c);
+const char *mcp_mime_of(const char *path);
 
 #endif

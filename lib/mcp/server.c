@@ -187,41 +187,6 @@ int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 	return 0;
 }
 
-/* (not sscanf: its float scanner would cost 15 KB) */
-static int hex(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	ch |= 0x20;
-	return ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-}
-
-/* "file:///a%20b" -> "/a b" in a; NULL for another scheme. */
-static char *uri_path(struct arena *a, const char *uri)
-{
-	char *out, *o;
-
-	if (strncmp(uri, "file://", 7))
-		return uri[0] == '/' ? arena_strdup(a, uri) : NULL;
-	uri += 7;
-	if (*uri != '/')
-		return NULL; /* a host part: not ours */
-	out = o = arena_alloc(a, strlen(uri) + 1);
-	if (!out)
-		return NULL;
-	for (; *uri; uri++) {
-		int hi = *uri == '%' ? hex(uri[1]) : -1, lo = hi >= 0 ? hex(uri[2]) : -1;
-		if (lo >= 0) {
-			*o++ = (char)(hi << 4 | lo);
-			uri += 2;
-		} else {
-			*o++ = *uri;
-		}
-	}
-	*o = 0;
-	return out;
-}
-
 static void ask_roots(struct mcp_server *s)
 {
 	struct buf b;
@@ -249,7 +214,7 @@ static void got_roots(struct mcp_server *s, struct arena *a, const struct json_v
 	paths = arena_alloc(a, (roots->len + 1) * sizeof(*paths));
 	for (i = 0; paths && i < roots->len; i++) {
 		const struct json_val *u = mcp_get(&roots->items[i], "uri");
-		char *p = u && u->type == JSON_STR ? uri_path(a, u->str) : NULL;
+		char *p = u && u->type == JSON_STR ? mcp_uri_path(a, u->str) : NULL;
 		if (p)
 			paths[n++] = p;
 	}
@@ -290,7 +255,7 @@ static void initialize(struct mcp_server *s, const struct json_val *id,
 	buf_init(&b);
 	result_open(&b, id);
 	buf_printf(&b, "{\"protocolVersion\":\"%s\",\"capabilities\":{\"tools\":"
-		       "{\"listChanged\":false},\"logging\":{}},\"serverInfo\":{\"name\":"
+		       "{\"listChanged\":false},\"logging\":{},\"resources\":{}},\"serverInfo\":{\"name\":"
 		       "\"wickfs\",\"version\":\"" WFS_VERSION "\"}}}",
 		   ver);
 	send_buf(s, &b);
@@ -544,6 +509,29 @@ out:
 	buf_free(&c.content);
 }
 
+/* A file as a resource: text when it is UTF-8, else a base64 blob. */
+static void resource_read(struct mcp_server *s, struct arena *a, const struct json_val *id,
+			  const struct json_val *params)
+{
+	const struct json_val *uri = mcp_get(params, "uri");
+	char err[1024];
+	struct buf b;
+	int code;
+
+	if (!uri || uri->type != JSON_STR)
+		return send_error(s, id, -32602, "Invalid params: uri must be a string");
+	buf_init(&b);
+	result_open(&b, id);
+	code = mcp_resource(s, a, uri->str, &b, err, sizeof(err));
+	if (code) {
+		send_error(s, id, code, "%s", err);
+	} else {
+		buf_putc(&b, '}');
+		send_buf(s, &b);
+	}
+	buf_free(&b);
+}
+
 static void set_level(struct mcp_server *s, const struct json_val *id,
 		      const struct json_val *params)
 {
@@ -619,6 +607,12 @@ static void handle(struct mcp_server *s, struct arena *a, const char *line, size
 		tools_call(s, a, id, params);
 	else if (!strcmp(method->str, "logging/setLevel"))
 		set_level(s, id, params);
+	else if (!strcmp(method->str, "resources/list"))
+		send_result(s, id, "{\"resources\":[]}");
+	else if (!strcmp(method->str, "resources/templates/list"))
+		send_result(s, id, MCP_FILE_TEMPLATE);
+	else if (!strcmp(method->str, "resources/read"))
+		resource_read(s, a, id, params);
 	else
 		send_error(s, id, -32601, "Method not found: %s", method->str);
 }

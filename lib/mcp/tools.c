@@ -76,7 +76,7 @@ int mcp_read_text_file(struct mcp_call *c)
 	return 0;
 }
 
-static const char *mime_of(const char *path)
+const char *mcp_mime_of(const char *path)
 {
 	/* clang-format off */
 	static const char *const map[][2] = {
@@ -104,7 +104,7 @@ int mcp_read_media_file(struct mcp_call *c)
 
 	if (!path || read_text(c, path, &d, &n))
 		return -1;
-	mime = mime_of(path);
+	mime = mcp_mime_of(path);
 	if (!strncmp(mime, "image/", 6) || !strncmp(mime, "audio/", 6)) {
 		buf_printf(b, "[{\"type\":\"%.5s\",\"data\":\"", mime);
 		base64_encode(b, (const unsigned char *)d, n);
