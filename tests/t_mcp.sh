@@ -274,6 +274,17 @@ check mcp.dirs.second "other"$'\n'x "$(text 60; printf x)"
 check mcp.dirs.relative_first "hello"$'\n'"world"$'\n'x "$(text 61; printf x)"
 check mcp.dirs.list "Allowed directories:"$'\n'"$d"$'\n'"$w/other" "$(text 62)"
 check_match mcp.dirs.move_across "True *different allowed directories*" "$(iserr 63) $(text 63)"
+ln -s d "$w/dlink"
+start
+call 64 list_allowed_directories '{}'
+call 65 read_text_file "{\"path\":\"$w/dlink/a.txt\"}"
+call 66 search_files "{\"path\":\"$w/dlink\",\"pattern\":\"a.*\"}"
+call 67 read_text_file "{\"path\":\"$w/dlink/../outside/s.txt\"}"
+serve "$w/dlink"
+check mcp.dirs.link_listed "Allowed directories:"$'\n'"$w/dlink"$'\n'"$d" "$(text 64)"
+check mcp.dirs.link_given "hello"$'\n'"world"$'\n'x "$(text 65; printf x)"
+check mcp.dirs.link_search "$d/a.txt" "$(text 66)"
+check mcp.dirs.link_dotdot True "$(iserr 67)"
 
 # ---- roots from the client replace the arguments ----
 printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}}}}' \

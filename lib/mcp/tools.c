@@ -113,7 +113,8 @@ int mcp_read_media_file(struct mcp_call *c)
 	}
 	buf_puts(b, "[{\"type\":\"resource\",\"resource\":{\"uri\":\"file://");
 	for (p = path; *p; p++) {
-		if (strchr("\"\\%#?", *p) || (unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e)
+		/* the bytes Node's pathToFileURL escapes */
+		if (strchr("\"\\%#?<>`{}[]|^", *p) || (unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e)
 			buf_printf(b, "%%%02X", (unsigned char)*p);
 		else
 			buf_putc(b, *p);
@@ -781,7 +782,11 @@ int mcp_list_allowed_directories(struct mcp_call *c)
 	size_t i;
 
 	buf_puts(&c->text, "Allowed directories:");
-	for (i = 0; i < c->s->ndirs; i++)
+	/* as given too when a link leads to it, as the reference lists it */
+	for (i = 0; i < c->s->ndirs; i++) {
+		if (strcmp(c->s->given[i], c->s->dirs[i]))
+			buf_printf(&c->text, "\n%s", c->s->given[i]);
 		buf_printf(&c->text, "\n%s", c->s->dirs[i]);
+	}
 	return 0;
 }
