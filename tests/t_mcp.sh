@@ -377,6 +377,13 @@ check mcp.cancel.next_tool "False" "$(iserr 112)"
 check mcp.cancel.order "0 111 112" "$(grep -o '"id":[0-9]*' "$RESP" | cut -d: -f2 | tr '\n' ' ' | sed 's/ $//')"
 check_true mcp.cancel.killed "the cancelled command ran on" test ! -e "$d/done"
 
+# a long tool with a progressToken: progress notifications, counting up
+start
+line '{"jsonrpc":"2.0","id":130,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"sleep 3"},"_meta":{"progressToken":"p1"}}}'
+serve "$d"
+check_match mcp.progress '*"method":"notifications/progress","params":{"progressToken":"p1","progress":1,"message":"run_command: running for 1 s"}}*' "$(cat "$RESP")"
+check mcp.progress.answered False "$(iserr 130)"
+
 # a line past the size bound is refused, and the next one is read
 {
 	printf '%s\n' "$INIT"

@@ -9,7 +9,8 @@
  *
  * While a tool that may take long runs, a thread reads what the client
  * sends meanwhile, only to see a notifications/cancelled for it (the
- * operations stop on ctx->cancel); the loop then handles those lines in
+ * operations stop on ctx->cancel), and sends progress notifications when
+ * the request has a progressToken; the loop then handles those lines in
  * their order.
  */
 #include <errno.h>
@@ -324,7 +325,9 @@ static void cap_text(struct buf *t, size_t max)
 /* The watch over stdin while a long tool runs. */
 struct watch {
 	struct mcp_server *s;
-	const struct json_val *id; /* the request running */
+	const struct json_val *id;    /* the request running */
+	const struct json_val *token; /* its progressToken, or NULL */
+	const char *tool;
 	volatile int cancel;
 	int stop[2]; /* a pipe: written when the tool is done */
 	size_t scanned;
@@ -352,28 +355,56 @@ static int cancels(struct watch *w, const char *line, size_t n)
 	return yes;
 }
 
+static void progress(struct watch *w, unsigned seconds)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+		     "\"params\":{\"progressToken\":");
+	put_id(&b, w->token);
+	buf_printf(&b, ",\"progress\":%u,\"message\":\"%s: running for %u s\"}}", seconds,
+		   w->tool, seconds);
+	send_buf(w->s, &b);
+	buf_free(&b);
+}
+
 static void *watch_run(void *arg)
 {
 	struct watch *w = arg;
 	struct buf *got = &w->s->late;
 	char chunk[16384];
+	long long next = wfs_now_ms() + 1000;
+	unsigned seconds = 0;
+	int in_open = 1, r;
 
-	while (!w->cancel && got->len < MCP_LINE_MAX) {
-		struct pollfd p[2] = {{w->s->in_fd, POLLIN, 0}, {w->stop[0], POLLIN, 0}};
+	while (!w->cancel) {
+		struct pollfd p[2] = {{w->stop[0], POLLIN, 0}, {w->s->in_fd, POLLIN, 0}};
 		const char *nl;
 		ssize_t n;
 
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
+		/* with a progressToken, a notification each second it runs */
+		long long now = wfs_now_ms();
+
+		if (w->token && now >= next) {
+			progress(w, ++seconds);
+			next += 1000;
+			continue;
+		}
+		r = poll(p, in_open ? 2 : 1, w->token ? (int)(next - now) : -1);
+		if (r < 0 && errno != EINTR)
 			break;
-		if (p[1].revents)
+		if (p[0].revents)
 			break;
-		if (!p[0].revents)
+		if (!in_open || !p[1].revents)
 			continue;
 		n = read(w->s->in_fd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			break; /* the end of input: the loop sees it again */
+		if (n <= 0) {
+			in_open = 0; /* the end of input: the loop sees it again */
+			continue;
+		}
 		buf_add(got, chunk, (size_t)n);
 		while (!got->oom && (nl = memchr(got->p + w->scanned, '\n', got->len - w->scanned))) {
 			size_t start = w->scanned;
@@ -381,6 +412,8 @@ static void *watch_run(void *arg)
 			if (cancels(w, got->p + start, w->scanned - start))
 				w->cancel = 1;
 		}
+		if (got->len >= MCP_LINE_MAX)
+			in_open = 0; /* enough held: the loop refuses it */
 	}
 	return NULL;
 }
@@ -388,7 +421,7 @@ static void *watch_run(void *arg)
 /* Run t, watching for its cancellation when it may take long: 0, 1 when
  * cancelled (no answer then), -1 with ctx->err. */
 static int run_tool(struct mcp_server *s, const struct mcp_tool *t, struct mcp_call *c,
-		    const struct json_val *id)
+		    const struct json_val *id, const struct json_val *token)
 {
 	struct watch w = {0};
 	const char *p, *nl;
@@ -397,6 +430,9 @@ static int run_tool(struct mcp_server *s, const struct mcp_tool *t, struct mcp_c
 
 	w.s = s;
 	w.id = id;
+	w.tool = t->name;
+	if (token && (token->type == JSON_STR || token->type == JSON_NUM))
+		w.token = token;
 	if (!(t->flags & MCP_LONG))
 		return t->run(c); /* quick: a cancel would come too late anyway */
 	/* lines already read, not yet handled, may cancel it before it runs */
@@ -465,7 +501,7 @@ static void tools_call(struct mcp_server *s, struct arena *a, const struct json_
 		rc = wfs_fail(&ctx, "%s: no allowed directories (the client has sent no roots yet)",
 			      t->name);
 	else
-		rc = run_tool(s, t, &c, id);
+		rc = run_tool(s, t, &c, id, mcp_get(mcp_get(params, "_meta"), "progressToken"));
 	if (rc > 0) {
 		mcp_log(s, 1, "a request was cancelled: its answer is not sent");
 		goto out;
