@@ -9,6 +9,7 @@
 //       two copies of one fixture: result text and isError compared
 //
 // NPM_DIR names the directory whose node_modules holds the SDK.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -67,6 +68,21 @@ async function sdkMode(wickfs, dir, rootdir) {
 	}
 	await c.ping();
 	ok('sdk.ping');
+	// progress for a long tool, and a cancelled one that stops
+	let seen = 0;
+	r = await c.callTool({ name: 'run_command', arguments: { command: 'sleep 2; echo p' } }, undefined, { onprogress: () => seen++ });
+	check('sdk.progress', true, seen > 0 && text(r).startsWith('p\n'));
+	const ac = new AbortController();
+	const pending = c.callTool({ name: 'run_command', arguments: { command: 'sleep 30; echo late >cancelled.txt' } }, undefined, { signal: ac.signal });
+	setTimeout(() => ac.abort('test'), 300);
+	try {
+		await pending;
+		fail('sdk.cancel', 'answered');
+	} catch (e) {
+		ok('sdk.cancel');
+	}
+	await c.ping(); // answered once the cancelled tool has stopped
+	check('sdk.cancel.stopped', false, existsSync(join(dir, 'cancelled.txt')));
 	await c.close();
 
 	// a client with roots: they replace the directory given
