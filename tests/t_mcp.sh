@@ -15,6 +15,7 @@ printf 'hello\nworld\n' >"$d/a.txt"
 printf 'one\ntwo\nthree\nfour\nfive\n' >"$d/lines.txt"
 printf '  def f():\n      return 1\n' >"$d/sub/b.py"
 printf 'x = 1\nx = 1\n' >"$d/twice.txt"
+printf 'a\r\nb\r\n' >"$d/crlf.txt"
 printf 'fine\n' >"$d/sub/deep/c.md"
 printf 'h\n' >"$d/.hid/h.txt"
 printf '\x89PNG\r\n' >"$d/img.png"
@@ -130,6 +131,7 @@ call 24 edit_file '{"path":"sub/b.py","edits":[{"oldText":"return 1","newText":"
 call 25 read_text_file '{"path":"sub/b.py"}'
 call 26 edit_file '{"path":"twice.txt","edits":[{"oldText":"x = 1","newText":"y"}]}'
 call 27 edit_file '{"path":"a.txt","edits":[{"oldText":"absent","newText":"y"}]}'
+call 39 edit_file '{"path":"crlf.txt","edits":[{"oldText":"b","newText":"c"}]}'
 call 28 write_file '{"path":"new/n.txt","content":"made\n"}'
 call 29 create_directory '{"path":"m/n/o"}'
 call 30 move_file '{"source":"new/n.txt","destination":"m/n.txt"}'
@@ -166,7 +168,7 @@ check mcp.directory_tree '[
   }
 ]' "$(text 17)"
 check mcp.search_files "$d/sub/deep/c.md" "$(text 18)"
-check mcp.search_files.exclude "$d/a.txt"$'\n'"$d/big.txt"$'\n'"$d/lines.txt"$'\n'"$d/twice.txt" "$(text 19)"
+check mcp.search_files.exclude "$d/a.txt"$'\n'"$d/big.txt"$'\n'"$d/crlf.txt"$'\n'"$d/lines.txt"$'\n'"$d/twice.txt" "$(text 19)"
 check_match mcp.get_file_info "size: 24"$'\n'"created: * GMT+0000 (Coordinated Universal Time)"$'\n'"modified: *"$'\n'"isDirectory: false"$'\n'"isFile: true"$'\n'"permissions: 644" "$(text 20)"
 check mcp.list_allowed_directories "Allowed directories:"$'\n'"$d" "$(text 21)"
 diffhead="Index: $d/sub/b.py"$'\n'"==================================================================="$'\n'"--- $d/sub/b.py	original"$'\n'"+++ $d/sub/b.py	modified"
@@ -182,6 +184,8 @@ check mcp.edit_file.done "  def f():"$'\n'"      return 3"$'\n'x "$(text 25; pri
 check mcp.edit_file.twice "True edit_file $d/twice.txt: edit 1: oldText occurs 2 times; add surrounding lines to make it unique (nothing was changed)" "$(iserr 26) $(text 26)"
 check mcp.edit_file.twice_kept "x = 1"$'\n'"x = 1" "$(cat "$d/twice.txt")"
 check mcp.edit_file.absent "True Could not find exact match for edit:"$'\n'"absent" "$(iserr 27) $(text 27)"
+check mcp.edit_file.crlf_kept "a\r c\r " "$(tr '\n' ' ' <"$d/crlf.txt" | sed 's/\r/\\r/g')"
+check_match mcp.edit_file.crlf_diff '*'$'\n''-b'$'\n''+c'$'\n''*' "$(text 39)"
 check mcp.write_file "Successfully wrote to new/n.txt" "$(text 28)"
 check mcp.create_directory "Successfully created directory m/n/o" "$(text 29)"
 check mcp.move_file "Successfully moved new/n.txt to m/n.txt made" "$(text 30) $(cat "$d/m/n.txt")"

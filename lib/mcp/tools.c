@@ -390,8 +390,8 @@ int mcp_edit_file(struct mcp_call *c)
 {
 	const char *path = mcp_path_arg(c, "path");
 	const struct json_val *edits = mcp_get(c->args, "edits");
-	struct buf cur, next, diff;
-	int dry = 0, rc = -1, ticks = 3;
+	struct buf cur, next, diff, *out_buf;
+	int dry = 0, rc = -1, ticks = 3, crlf;
 	char *d, *orig;
 	size_t n, i, olen;
 
@@ -407,7 +407,11 @@ int mcp_edit_file(struct mcp_call *c)
 	}
 	if (read_text(c, path, &d, &n))
 		return -1;
+	olen = n;
 	n = lf_only(d, n);
+	/* every line ended CRLF: it is written back so (the reference writes
+	 * the whole file with LF endings, silently) */
+	crlf = n < olen && bytes_count(d, n, '\n') == olen - n;
 	orig = d;
 	olen = n;
 	buf_init(&cur);
@@ -438,7 +442,16 @@ int mcp_edit_file(struct mcp_call *c)
 	put_diff(&diff, path, orig, olen, cur.p ? cur.p : "", cur.len);
 	while (diff.len && memmem(diff.p, diff.len, "``````````", (size_t)ticks))
 		ticks++;
-	if (!dry && wfs_write(c->ctx, path, cur.p ? cur.p : "", cur.len, 0))
+	if (crlf) {
+		buf_reset(&next);
+		for (i = 0; i < cur.len; i++) {
+			if (cur.p[i] == '\n')
+				buf_putc(&next, '\r');
+			buf_putc(&next, cur.p[i]);
+		}
+	}
+	out_buf = crlf ? &next : &cur;
+	if (!dry && wfs_write(c->ctx, path, out_buf->p ? out_buf->p : "", out_buf->len, 0))
 		goto out;
 	buf_printf(&c->text, "%.*sdiff\n", ticks, "``````````````````````````````");
 	buf_add(&c->text, diff.p, diff.len);
