@@ -94,12 +94,12 @@ serve "$d"
 check mcp.init.version '"2025-06-18"' "$(get 0 'r["protocolVersion"]' | sed 's/.*/"&"/')"
 check mcp.init.caps '{"tools": {"listChanged": false}, "logging": {}, "resources": {}}' "$(get 0 'r["capabilities"]')"
 check mcp.init.one_answer_each 3 "$(wc -l <"$RESP")"
-names='read_text_file read_file read_media_file read_multiple_files write_file edit_file create_directory list_directory list_directory_with_sizes directory_tree move_file search_files get_file_info list_allowed_directories grep read_lines apply_patch run_command'
+names='read_text_file read_file read_media_file read_multiple_files write_file edit_file create_directory list_directory list_directory_with_sizes directory_tree move_file search_files get_file_info list_allowed_directories grep read_lines apply_patch run_command stat diff delete_file copy_file snapshot snapshots snapshot_diff restore'
 check mcp.list.names "$names" "$(get 1 '" ".join(t["name"] for t in r["tools"])')"
 check mcp.list.schemas "ok" "$(get 1 '"ok" if all(t["inputSchema"]["type"] == "object" and t["outputSchema"]["type"] == "object" and t["annotations"]["openWorldHint"] is False and "description" in t for t in r["tools"]) else "bad"')"
-check mcp.list.read_only_hints "read_text_file read_file read_media_file read_multiple_files list_directory list_directory_with_sizes directory_tree search_files get_file_info list_allowed_directories grep read_lines" \
+check mcp.list.read_only_hints "read_text_file read_file read_media_file read_multiple_files list_directory list_directory_with_sizes directory_tree search_files get_file_info list_allowed_directories grep read_lines stat diff snapshots snapshot_diff" \
 	"$(get 1 '" ".join(t["name"] for t in r["tools"] if t["annotations"]["readOnlyHint"])')"
-check mcp.list.destructive "write_file edit_file move_file apply_patch run_command" \
+check mcp.list.destructive "write_file edit_file move_file apply_patch run_command delete_file restore" \
 	"$(get 1 '" ".join(t["name"] for t in r["tools"] if t["annotations"].get("destructiveHint"))')"
 check mcp.list.required '["path", "edits"]' "$(get 1 '[t for t in r["tools"] if t["name"] == "edit_file"][0]["inputSchema"]["required"]')"
 check mcp.ping '{}' "$(get 2 'r')"
@@ -212,6 +212,33 @@ check mcp.directory_tree.exclude '[
 ]' "$(text 38)"
 rm -rf "$d/m" "$d/new"
 
+# ---- ours beyond the reference's: stat, diff, copy, delete, snapshots ----
+start
+call 140 stat '{"path":"a.txt"}'
+call 141 diff '{"path":"a.txt","content":"hello\nthere\n"}'
+call 142 diff '{"path":"a.txt","otherPath":"a.txt"}'
+call 143 copy_file '{"source":"a.txt","destination":"c.txt"}'
+call 144 copy_file '{"source":"a.txt","destination":"c.txt"}'
+call 145 snapshot '{"tag":"t1"}'
+call 146 delete_file '{"path":"c.txt"}'
+call 147 snapshot_diff '{"snapshot":"t1"}'
+call 148 restore '{"snapshot":"t1"}'
+call 149 snapshots '{}'
+call 150 diff '{"path":"a.txt"}'
+serve "$d"
+check mcp.stat "file 12" "$(get 140 'r["structuredContent"]["type"] + " " + str(r["structuredContent"]["size"])')"
+check mcp.diff "--- a.txt"$'\n'"+++ content"$'\n'"@@ -1,2 +1,2 @@"$'\n'" hello"$'\n'"-world"$'\n'"+there" "$(text 141)"
+check mcp.diff.none "No differences" "$(text 142)"
+check mcp.copy_file "Successfully copied a.txt to c.txt (1 entry)" "$(text 143)"
+check_match mcp.copy_file.exists "True cp $d/c.txt: *exists" "$(iserr 144) $(text 144)"
+check mcp.snapshot t1 "$(get 145 'r["structuredContent"]["tag"]')"
+check mcp.delete_file "Successfully deleted c.txt (1 entry)" "$(text 146)"
+check mcp.snapshot_diff '["c.txt"]' "$(get 147 'r["structuredContent"]["removed"]')"
+check mcp.restore '["c.txt"] hello' "$(get 148 'r["structuredContent"]["recreated"]') $(head -1 "$d/c.txt")"
+check mcp.snapshots 1 "$(get 149 'len(r["structuredContent"]["snapshots"])')"
+check_match mcp.diff.needs "True *\"otherPath\" or content is needed*" "$(iserr 150) $(text 150)"
+rm -rf "$d/c.txt" "$d/.wickfs"
+
 # ---- the ways out, through several tools ----
 start
 call 40 read_text_file '{"path":"../outside/s.txt"}'
@@ -232,9 +259,13 @@ call 54 run_command "{\"command\":\"pwd\",\"cwd\":\"$outside\"}"
 call 55 read_multiple_files '{"paths":["escape/s.txt","/etc/passwd"]}'
 call 56 grep '{"pattern":"secret","path":"escape"}'
 call 57 read_lines '{"path":"filelink"}'
+call 59 delete_file '{"path":"escape/s.txt"}'
+call 61 copy_file '{"source":"escape/s.txt","destination":"copied"}'
+call 62 diff "{\"path\":\"a.txt\",\"otherPath\":\"$outside/s.txt\"}"
+call 63 stat '{"path":"escape/s.txt"}'
 call 58 read_text_file '{"path":"a.txt\u0000/../../outside/s.txt"}'
 serve "$d"
-for id in 40 41 42 43 44 45 46 47 48 49 50 52 53 54 56 57 58; do
+for id in 40 41 42 43 44 45 46 47 48 49 50 52 53 54 56 57 58 59 61 62 63; do
 	r="$(iserr $id) $(text $id)"
 	case $r in
 	"True "*outside*|"True Access denied"*|"True "*NUL*) pass "mcp.escape.$id" ;;
@@ -315,14 +346,14 @@ call 80 write_file '{"path":"ro.txt","content":"x"}'
 call 81 read_text_file '{"path":"a.txt"}'
 call 82 run_command '{"command":"touch ro2"}'
 WICKFS_READONLY=1 serve "$d"
-check mcp.readonly.list "read_text_file read_file read_media_file read_multiple_files list_directory list_directory_with_sizes directory_tree search_files get_file_info list_allowed_directories grep read_lines" \
+check mcp.readonly.list "read_text_file read_file read_media_file read_multiple_files list_directory list_directory_with_sizes directory_tree search_files get_file_info list_allowed_directories grep read_lines stat diff snapshots snapshot_diff" \
 	"$(get 1 '" ".join(t["name"] for t in r["tools"])')"
 check mcp.readonly.write "True write_file: refused, WICKFS_READONLY is set" "$(iserr 80) $(text 80)"
 check mcp.readonly.read "False" "$(iserr 81)"
 check_match mcp.readonly.run "True run_command: refused*" "$(iserr 82) $(text 82)"
 check_true mcp.readonly.nothing "a file was made" test ! -e "$d/ro.txt" -a ! -e "$d/ro2"
 WICKFS_READONLY=1 WICKFS_READONLY_EXEC=1 serve "$d"
-check_match mcp.readonly.exec_allowed "*run_command" "$(get 1 '" ".join(t["name"] for t in r["tools"])')"
+check_match mcp.readonly.exec_allowed "* run_command *" "$(get 1 '" ".join(t["name"] for t in r["tools"])')"
 
 # ---- bad input: an error naming what is wrong, and the server goes on ----
 start

@@ -90,6 +90,14 @@ int mcp_grep(struct mcp_call *c);
 int mcp_read_lines(struct mcp_call *c);
 int mcp_apply_patch(struct mcp_call *c);
 int mcp_run_command(struct mcp_call *c);
+int mcp_stat(struct mcp_call *c);
+int mcp_delete_file(struct mcp_call *c);
+int mcp_copy_file(struct mcp_call *c);
+int mcp_diff(struct mcp_call *c);
+int mcp_snapshot(struct mcp_call *c);
+int mcp_snapshots(struct mcp_call *c);
+int mcp_restore(struct mcp_call *c);
+int mcp_snapshot_diff(struct mcp_call *c);
 const char *mcp_mime_of(const char *path);
 
 #endif

@@ -3,7 +3,10 @@
  * model; each is one call of the operation the applet of that job makes.
  */
 #include <string.h>
+#include "diff.h"
+#include "fsops.h"
 #include "lines.h"
+#include "snapshot.h"
 #include "textops.h"
 #include "mcp_int.h"
 
@@ -170,4 +173,157 @@ int mcp_run_command(struct mcp_call *c)
 	buf_free(&res.out);
 	buf_free(&res.err);
 	return 0;
+}
+
+/* ---- the operations of our applets, their JSON as text and data ---- */
+
+int mcp_stat(struct mcp_call *c)
+{
+	const char *path = mcp_path_arg(c, "path");
+	int follow = 0;
+
+	if (!path || mcp_arg_bool(c, "follow", &follow) ||
+	    wfs_stat_json(c->ctx, path, follow, &c->data))
+		return -1;
+	buf_add(&c->text, c->data.p, c->data.len);
+	return 0;
+}
+
+int mcp_delete_file(struct mcp_call *c)
+{
+	const char *path = mcp_path_arg(c, "path"), *given = NULL;
+	long long removed = 0;
+	int recursive = 0;
+
+	if (!path || mcp_arg_str(c, "path", 1, &given, NULL) ||
+	    mcp_arg_bool(c, "recursive", &recursive) ||
+	    wfs_rm(c->ctx, path, recursive, 0, &removed))
+		return -1;
+	buf_printf(&c->text, "Successfully deleted %s (%lld entr%s)", given, removed,
+		   removed == 1 ? "y" : "ies");
+	return 0;
+}
+
+int mcp_copy_file(struct mcp_call *c)
+{
+	const char *src = mcp_path_arg(c, "source"), *dst, *root = c->ctx->root;
+	const char *gs = NULL, *gd = NULL, *landed;
+	long long copied = 0;
+	int recursive = 0;
+
+	if (!src || !(dst = mcp_path_arg(c, "destination")) ||
+	    mcp_arg_str(c, "source", 1, &gs, NULL) || mcp_arg_str(c, "destination", 1, &gd, NULL) ||
+	    mcp_arg_bool(c, "recursive", &recursive))
+		return -1;
+	if (strcmp(root, c->ctx->root))
+		return wfs_fail(c->ctx, "copy %s %s: the two paths are in different allowed "
+					"directories",
+				src, dst);
+	if (wfs_cp(c->ctx, src, dst, recursive, 1, &copied, &landed))
+		return -1;
+	buf_printf(&c->text, "Successfully copied %s to %s (%lld entr%s)", gs, gd, copied,
+		   copied == 1 ? "y" : "ies");
+	return 0;
+}
+
+int mcp_diff(struct mcp_call *c)
+{
+	const char *a = mcp_path_arg(c, "path"), *b = NULL, *content = NULL, *ga = NULL;
+	const char *gb = NULL;
+	char *da, *db;
+	size_t na, nb;
+	struct diff d;
+
+	if (!a || mcp_arg_str(c, "path", 1, &ga, NULL) ||
+	    mcp_arg_str(c, "otherPath", 0, &gb, NULL) ||
+	    mcp_arg_str(c, "content", 0, &content, &nb))
+		return -1;
+	if (!gb == !content)
+		return mcp_bad_arg(c, "otherPath", "or content is needed (one of them)");
+	if (wfs_read(c->ctx, a, &da, &na))
+		return -1;
+	db = (char *)content;
+	if (gb && (!(b = mcp_path(c, gb)) || wfs_read(c->ctx, b, &db, &nb)))
+		return -1;
+	if (diff_compute(&d, da, na, db, nb, 3))
+		return wfs_fail(c->ctx, "diff %s: out of memory", a);
+	diff_unified(&d, &c->text, ga, gb ? gb : "content");
+	buf_printf(&c->data, "{\"added\":%zu,\"removed\":%zu}", d.added, d.removed);
+	diff_free(&d);
+	if (!c->text.len)
+		buf_puts(&c->text, "No differences");
+	return 0;
+}
+
+/* The directory of a snapshot tool: path, or the first allowed one. */
+static int snap_opts(struct mcp_call *c, struct wfs_snap_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->dir = path_or_first(c, "path");
+	return o->dir ? 0 : -1;
+}
+
+static int json_result(struct mcp_call *c)
+{
+	if (!c->data.len)
+		return -1;
+	buf_add(&c->text, c->data.p, c->data.len);
+	return 0;
+}
+
+int mcp_snapshot(struct mcp_call *c)
+{
+	struct wfs_snap_opts o;
+	struct wfs_snap_info info;
+
+	if (snap_opts(c, &o) || mcp_arg_str(c, "tag", 0, &o.tag, NULL) ||
+	    wfs_snapshot(c->ctx, &o, &info))
+		return -1;
+	wfs_snap_info_json(&c->data, &info);
+	return json_result(c);
+}
+
+int mcp_snapshots(struct mcp_call *c)
+{
+	struct wfs_snap_opts o;
+	struct wfs_snap_info *l;
+	size_t n, i;
+
+	if (snap_opts(c, &o) || wfs_snapshots(c->ctx, &o, &l, &n))
+		return -1;
+	buf_puts(&c->data, "{\"snapshots\":[");
+	for (i = 0; i < n; i++) {
+		if (i)
+			buf_putc(&c->data, ',');
+		wfs_snap_info_json(&c->data, &l[i]);
+	}
+	buf_puts(&c->data, "]}");
+	return json_result(c);
+}
+
+/* restore, or with onlyShow the changes since the snapshot */
+int mcp_restore(struct mcp_call *c)
+{
+	struct wfs_snap_opts o;
+	struct wfs_snap_diff d;
+	const char *ref = NULL;
+
+	if (snap_opts(c, &o) || mcp_arg_str(c, "snapshot", 1, &ref, NULL) ||
+	    wfs_restore(c->ctx, &o, ref, &d))
+		return -1;
+	wfs_restore_json(&c->data, &d);
+	return json_result(c);
+}
+
+int mcp_snapshot_diff(struct mcp_call *c)
+{
+	struct wfs_snap_opts o;
+	struct wfs_snap_diff d;
+	const char *ref = NULL;
+
+	if (snap_opts(c, &o) || mcp_arg_str(c, "snapshot", 1, &ref, NULL) ||
+	    wfs_snap_diff(c->ctx, &o, ref, &d))
+		return -1;
+	wfs_snap_diff_json(&c->data, &d);
+	return json_result(c);
 }

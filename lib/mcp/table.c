@@ -12,6 +12,7 @@
 #define PATH_ONLY "\"properties\":{\"path\":" STR "},\"required\":[\"path\"]"
 #define HEAD_TAIL \
 	"\"properties\":{\"path\":" STR ",\"tail\":" NUM("Only the last N lines") ",\"head\":" NUM("Only the first N lines") "},\"required\":[\"path\"]"
+#define ANY "\"properties\":{}"
 #define EXCLUDE STRS("Glob patterns of paths to leave out")
 
 #define READ_TEXT_DESC                                                                     \
@@ -115,6 +116,46 @@ const struct mcp_tool mcp_tools[] = {
 	 "\"properties\":{\"exitCode\":{\"type\":\"number\"},\"timedOut\":{\"type\":\"boolean\"},"
 	 "\"stdout\":" STR ",\"stderr\":" STR "},\"required\":[\"exitCode\",\"stdout\",\"stderr\"]",
 	 MCP_DESTRUCTIVE | MCP_SPAWNS | MCP_LONG, mcp_run_command},
+	{"stat", "File Status",
+	 "A path's metadata as JSON: type, size, mode, owner, times, link target (follow: "
+	 "of what a link points to).",
+	 "\"properties\":{\"path\":" STR ",\"follow\":{\"type\":\"boolean\"}},\"required\":[\"path\"]",
+	 ANY, MCP_RO, mcp_stat},
+	{"diff", "Diff",
+	 "A unified diff of a file against another file (otherPath) or against new content, "
+	 "without changing anything.",
+	 "\"properties\":{\"path\":" STR ",\"otherPath\":" STR ",\"content\":" STR
+	 "},\"required\":[\"path\"]",
+	 ANY, MCP_RO, mcp_diff},
+	{"delete_file", "Delete File",
+	 "Delete a file, a symlink (never what it points to) or, with recursive, a directory "
+	 "and everything in it.",
+	 "\"properties\":{\"path\":" STR ",\"recursive\":{\"type\":\"boolean\"}},"
+	 "\"required\":[\"path\"]",
+	 NULL, MCP_DESTRUCTIVE | MCP_IDEMPOTENT, mcp_delete_file},
+	{"copy_file", "Copy File",
+	 "Copy a file, or with recursive a directory (modes and times kept, links as links); "
+	 "fails when the destination exists.",
+	 "\"properties\":{\"source\":" STR ",\"destination\":" STR ",\"recursive\":{\"type\":"
+	 "\"boolean\"}},\"required\":[\"source\",\"destination\"]",
+	 NULL, 0, mcp_copy_file},
+	{"snapshot", "Snapshot",
+	 "Record the state of a directory tree (default: the first allowed directory) so that "
+	 "restore can bring it back: an undo point before risky changes. tag names it.",
+	 "\"properties\":{\"path\":" STR ",\"tag\":" STR "}",
+	 ANY, 0, mcp_snapshot},
+	{"snapshots", "List Snapshots",
+	 "The snapshots of a directory tree, oldest first.", "\"properties\":{\"path\":" STR "}",
+	 ANY, MCP_RO, mcp_snapshots},
+	{"snapshot_diff", "Changes Since Snapshot",
+	 "The files added, removed and modified since a snapshot (its id or tag).",
+	 "\"properties\":{\"snapshot\":" STR ",\"path\":" STR "},\"required\":[\"snapshot\"]",
+	 ANY, MCP_RO | MCP_LONG, mcp_snapshot_diff},
+	{"restore", "Restore Snapshot",
+	 "Bring a directory tree back to a snapshot (its id or tag): files changed since are "
+	 "reverted, added ones deleted, removed ones recreated.",
+	 "\"properties\":{\"snapshot\":" STR ",\"path\":" STR "},\"required\":[\"snapshot\"]",
+	 ANY, MCP_DESTRUCTIVE, mcp_restore},
 };
 
 const size_t mcp_tool_count = sizeof(mcp_tools) / sizeof(*mcp_tools);
