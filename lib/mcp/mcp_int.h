@@ -29,14 +29,16 @@ struct mcp_call {
 
 struct mcp_tool {
 	const char *name, *title, *desc;
-	const char *input;  /* the inputSchema's properties and required */
-	const char *output; /* outputSchema; NULL: {content: string} */
+	const char *input;  /* the inputSchema in table.c's short words */
+	const char *output; /* outputSchema so; NULL: {content: string} */
 	unsigned flags;
 	int (*run)(struct mcp_call *c);
 };
 
 extern const struct mcp_tool mcp_tools[];
 extern const size_t mcp_tool_count;
+/* A schema in table.c's short words as JSON, appended to b. */
+void mcp_put_schema(struct buf *b, const char *spec);
 
 /* (args.c) The member key of obj exactly (JSON-RPC is case-sensitive), or NULL. */
 const struct json_val *mcp_get(const struct json_val *obj, const char *key);

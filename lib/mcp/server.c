@@ -289,11 +289,11 @@ static void tools_list(struct mcp_server *s, const struct json_val *id)
 		first = 0;
 		buf_printf(&b, "%s\",\"title\":\"%s\",\"description\":", t->name, t->title);
 		json_cstr(&b, t->desc);
-		buf_printf(&b, ",\"inputSchema\":{\"type\":\"object\",%s},\"outputSchema\":"
-			       "{\"type\":\"object\",%s},",
-			   t->input,
-			   t->output ? t->output : "\"properties\":{\"content\":{\"type\":\"string\"}},"
-						   "\"required\":[\"content\"]");
+		buf_puts(&b, ",\"inputSchema\":");
+		mcp_put_schema(&b, t->input);
+		buf_puts(&b, ",\"outputSchema\":");
+		mcp_put_schema(&b, t->output ? t->output : "content:s!");
+		buf_putc(&b, ',');
 		buf_printf(&b, "\"annotations\":{\"title\":\"%s\",\"readOnlyHint\":%s,",
 			   t->title, f & MCP_RO ? "true" : "false");
 		if (!(f & MCP_RO))
