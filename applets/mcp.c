@@ -12,7 +12,9 @@
  *	  one message a line on stdin and stdout, logs on stderr; protocol
  *	  versions 2025-06-18 and 2025-11-25. Its fourteen tools under the
  *	  same names and arguments, with the same result text, and ours:
- *	  grep, read_lines, apply_patch, run_command.
+ *	  grep, read_lines, apply_patch, run_command, stat, diff,
+ *	  delete_file, copy_file, snapshot, snapshots, snapshot_diff,
+ *	  restore. Files are resources too (file:///{+path}).
  *
  *	  Every path stays in the allowed directories (DIR..., else
  *	  WICKFS_ROOT), confined as --root confines; relative paths are
