@@ -419,6 +419,16 @@ serve "$d"
 check_match mcp.progress '*"method":"notifications/progress","params":{"progressToken":"p1","progress":1,"message":"run_command: running for 1 s"}}*' "$(cat "$RESP")"
 check mcp.progress.answered False "$(iserr 130)"
 
+# a client that stops reading mid-session: the server ends, with status 0
+{
+	printf '%s\n' "$INIT"
+	sleep 1
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		printf '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"big.txt"}}}\n' "$i"
+	done
+} | { "$WICKFS" mcp "$d" 2>/dev/null; echo "rc=$?" >"$w/gone.rc"; } | head -c 10 >/dev/null
+check mcp.client_gone "rc=0" "$(cat "$w/gone.rc")"
+
 # a line past the size bound is refused, and the next one is read
 {
 	printf '%s\n' "$INIT"
