@@ -1,12 +1,12 @@
 /* mcp.c - a Model Context Protocol server on stdin/stdout
  *
- * APPLET(mcp, "max-result#<1000=100000", 0, -1, APPLET_CLI_ONLY)
+ * APPLET(mcp, "max-result#<1000=100000 no-commands", 0, -1, APPLET_CLI_ONLY)
  *
  * config APPLET_MCP
  *	bool "mcp: a Model Context Protocol server (stdio)"
  *	default y
  *	help
- *	  usage: wickfs mcp [--max-result BYTES] [DIR...]
+ *	  usage: wickfs mcp [--max-result BYTES] [--no-commands] [DIR...]
  *
  *	  A drop-in for the reference filesystem MCP server: JSON-RPC 2.0,
  *	  one message a line on stdin and stdout, logs on stderr; protocol
@@ -24,6 +24,8 @@
  *
  *	  --max-result BYTES  a tool's text beyond this is cut, and the cut
  *	                      said (default 100000)
+ *	  --no-commands       no run_command: a model gets files only, as
+ *	                      with the reference server
  */
 #include <signal.h>
 #include <string.h>
@@ -44,6 +46,7 @@ int mcp_main(struct req *r)
 	s.readonly = r->ctx->readonly;
 	s.readonly_exec = r->ctx->readonly_exec;
 	s.max_result = (size_t)opt_num(r, OPT_max_result);
+	s.no_commands = opt_has(r, OPT_no_commands);
 	s.in_fd = 0;
 	s.out_fd = 1;
 	if (r->argc && mcp_set_dirs(&s, (const char *const *)r->argv, (size_t)r->argc, &err))

@@ -355,6 +355,14 @@ check_true mcp.readonly.nothing "a file was made" test ! -e "$d/ro.txt" -a ! -e 
 WICKFS_READONLY=1 WICKFS_READONLY_EXEC=1 serve "$d"
 check_match mcp.readonly.exec_allowed "* run_command *" "$(get 1 '" ".join(t["name"] for t in r["tools"])')"
 
+start
+line '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+call 83 run_command '{"command":"touch ro3"}'
+serve --no-commands "$d"
+check mcp.no_commands.list "" "$(get 1 '" ".join(t["name"] for t in r["tools"] if t["name"] == "run_command")')"
+check mcp.no_commands.call "True run_command: refused, the server runs with --no-commands" "$(iserr 83) $(text 83)"
+check_true mcp.no_commands.nothing "the command ran" test ! -e "$d/ro3"
+
 # ---- bad input: an error naming what is wrong, and the server goes on ----
 start
 line 'not json'

@@ -266,7 +266,7 @@ static void initialize(struct mcp_server *s, const struct json_val *id,
 static int tool_hidden(const struct mcp_server *s, const struct mcp_tool *t)
 {
 	if (t->flags & MCP_SPAWNS)
-		return s->readonly && !s->readonly_exec;
+		return s->no_commands || (s->readonly && !s->readonly_exec);
 	return s->readonly && !(t->flags & MCP_RO);
 }
 
@@ -461,6 +461,17 @@ static int run_tool(struct mcp_server *s, const struct mcp_tool *t, struct mcp_c
 	return w.cancel ? 1 : rc;
 }
 
+/* Why a hidden tool is refused, in ctx->err; -1. */
+static int hidden_refusal(const struct mcp_server *s, const struct mcp_tool *t,
+			  struct wfs_ctx *ctx)
+{
+	if (!(t->flags & MCP_SPAWNS))
+		return wfs_writable(ctx, t->name, NULL);
+	if (s->no_commands)
+		return wfs_fail(ctx, "%s: refused, the server runs with --no-commands", t->name);
+	return wfs_fail(ctx, "%s: " WFS_READONLY_SPAWN_REFUSED, t->name);
+}
+
 static void tools_call(struct mcp_server *s, struct arena *a, const struct json_val *id,
 		       const struct json_val *params)
 {
@@ -495,8 +506,7 @@ static void tools_call(struct mcp_server *s, struct arena *a, const struct json_
 	buf_init(&c.data);
 	buf_init(&c.content);
 	if (tool_hidden(s, t))
-		rc = t->flags & MCP_SPAWNS ? wfs_fail(&ctx, "%s: " WFS_READONLY_SPAWN_REFUSED, t->name)
-					   : wfs_writable(&ctx, t->name, NULL);
+		rc = hidden_refusal(s, t, &ctx);
 	else if (!s->ndirs)
 		rc = wfs_fail(&ctx, "%s: no allowed directories (the client has sent no roots yet)",
 			      t->name);
