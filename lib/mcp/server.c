@@ -623,6 +623,8 @@ static void handle(struct mcp_server *s, struct arena *a, const char *line, size
 	id = mcp_get(&msg, "id");
 	method = mcp_get(&msg, "method");
 	params = mcp_get(&msg, "params");
+	if (params && params->type == JSON_NULL)
+		params = NULL; /* as absent */
 	if (id && id->type != JSON_STR && id->type != JSON_NUM)
 		return send_error(s, NULL, -32600, "Invalid Request: id must be a string or a number");
 	v = mcp_get(&msg, "jsonrpc");

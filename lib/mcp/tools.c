@@ -610,9 +610,9 @@ struct walk_state {
 	struct mcp_call *c;
 	const char **excl;
 	size_t nexcl;
-	const char *pattern;         /* search_files */
-	struct tree_node *stack[64]; /* directory_tree: the open directory per depth */
-	int oom;
+	const char *pattern;          /* search_files */
+	struct tree_node *stack[512]; /* directory_tree: the open directory per depth */
+	int oom, deep;
 	size_t found;
 };
 
@@ -625,8 +625,13 @@ static int tree_visit(void *arg, const struct walk_ent *e)
 		return WALK_CONTINUE;
 	if (excluded(w->excl, w->nexcl, e->rel, 1))
 		return WALK_SKIP;
-	if (e->depth >= 64)
+	if (e->depth >= 512) {
+		w->deep = 1;
 		return WALK_SKIP;
+	}
+	/* the text of more nodes than this would be cut anyway */
+	if (++w->found > (w->c->s->max_result ? w->c->s->max_result : MCP_RESULT_MAX) / 16)
+		return WALK_STOP;
 	t = arena_alloc(w->c->a, sizeof(*t));
 	if (!t) {
 		w->oom = 1;
@@ -698,6 +703,8 @@ int mcp_directory_tree(struct mcp_call *c)
 	    walk_from(c, "directory_tree", path, tree_visit, &w))
 		return -1;
 	put_tree(&c->text, &root, 0);
+	if (w.deep)
+		buf_puts(&c->text, "\n[directories deeper than 512 levels left out]");
 	return 0;
 }
 
