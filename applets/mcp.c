@@ -59,8 +59,12 @@ int mcp_main(struct req *r)
 	}
 	if (!s.ndirs)
 		buf_puts(&err, "no directory given: waiting for the client's roots\n");
-	if (err.len)
-		write_all(2, err.p, err.len);
+	if (err.len) {
+		buf_add(r->err, "wickfs mcp: ", 12);
+		buf_add(r->err, err.p, err.len);
+		write_all(2, r->err->p, r->err->len); /* now: the session is long */
+		buf_reset(r->err);
+	}
 	buf_reset(&err);
 	/* a client that leaves mid-answer: a failed write, not a signal */
 	signal(SIGPIPE, SIG_IGN);
