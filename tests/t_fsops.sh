@@ -620,3 +620,18 @@ for a in "stat '$d/f'" "exists '$d/f'" "readlink '$d/sl'"; do
 done
 kill "$DPID"
 wait "$DPID" 2>/dev/null || true
+
+# cp over a device or a FIFO refuses: putting a new file in its place
+# would remove the device (a root agent's `cp x /dev/null`).
+if [ "$(id -u)" = 0 ]; then
+	sp=$TEST_TMP/special
+	mkdir -p "$sp"
+	mknod "$sp/null" c 1 3 && mkfifo "$sp/fifo" && echo x >"$sp/src"
+	expect fsops.cp.onto_device 1 '{"ok":false,"error":"cp '"$sp"'/null: is a character device, not a regular file: cp replaces only files"}' cp "$sp/src" "$sp/null"
+	check fsops.cp.device_kept c "$(stat -c %F "$sp/null" | cut -c1)"
+	wf cp "$sp/src" "$sp/fifo"
+	check_match fsops.cp.onto_fifo '*"ok":false*is a fifo*' "$OUT"
+	check fsops.cp.fifo_kept "fifo" "$(stat -c %F "$sp/fifo")"
+else
+	skip fsops.cp.onto_device "needs root to make a device node"
+fi

@@ -291,9 +291,17 @@ static void unlock_pair(int fds[2])
 static int copy_at(struct wfs_ctx *c, struct cpctx *k, struct fsops_at *s,
 		   const char *src, struct fsops_at *d, const char *dst)
 {
+	struct stat st;
+
 	if (fsops_is_dot(s->name) || fsops_is_dot(d->name))
 		return wfs_fail(c, "%s %s: refusing \".\" or \"..\" as a name", k->op,
 				fsops_is_dot(s->name) ? src : dst);
+	/* cp puts a new file in place of the old: over /dev/null or a FIFO
+	 * that would remove the device (mv's rename does, as mv(1)'s) */
+	if (!strcmp(k->op, "cp") && !fstatat(d->dirfd, d->name, &st, AT_SYMLINK_NOFOLLOW) &&
+	    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))
+		return wfs_fail(c, "cp %s: is a %s, not a regular file: cp replaces only files",
+				dst, fs_type_name(st.st_mode));
 	return cp_entry(c, k, s->dirfd, s->name, src, d->dirfd, d->name, dst, 0, NULL);
 }
 

@@ -1,0 +1,43 @@
+/* mcp.h - a Model Context Protocol server over stdio (lib/mcp/)
+ *
+ * Newline-delimited JSON-RPC 2.0 on two descriptors. Tools act through
+ * the wfs_* operations with the context's root set, for each path, to the
+ * allowed directory that holds it: the same descriptor-based confinement
+ * as --root, for several roots.
+ */
+#ifndef WFS_MCP_H
+#define WFS_MCP_H
+
+#include <stddef.h>
+#include "buf.h"
+
+#define MCP_RESULT_MAX 100000 /* bytes of a tool's text by default */
+
+struct mcp_server {
+	char **dirs;  /* allowed directories, resolved (malloc'd) */
+	char **given; /* each as given, made absolute and cleaned */
+	size_t ndirs;
+	int readonly, readonly_exec; /* the context's modes */
+	int no_commands;             /* run_command hidden */
+	size_t max_result;           /* 0: MCP_RESULT_MAX */
+	int in_fd, out_fd;
+	/* protocol state, set by mcp_serve */
+	int client_roots, log_level;
+	unsigned roots_asked; /* id of the roots/list request in flight */
+	char version[16];
+	struct buf late;   /* input read while a tool ran, not yet handled */
+	const char *ahead; /* input read before it, not yet handled */
+	size_t ahead_len;
+};
+
+/* Replace the allowed directories by paths[0..n): each resolved
+ * (realpath) and kept when it is a directory; what is skipped is said in
+ * err. 0, or -1 when none is left (the old list is then kept). */
+int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
+		 struct buf *err);
+void mcp_free_dirs(struct mcp_server *s);
+
+/* Serve until the input ends. Logs go to fd 2. Returns the exit status. */
+int mcp_serve(struct mcp_server *s);
+
+#endif
