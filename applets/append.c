@@ -12,6 +12,8 @@
  *	  missing). It takes the lock edit and write take, so concurrent
  *	  appends and edits of one file never lose each other. A symlink is
  *	  written through to its target. Data: {"path","bytes_written"}.
+ *
+ *	  Example: printf 'one more line\n' | wickfs append notes.txt
  */
 #include <errno.h>
 #include <string.h>

@@ -22,6 +22,8 @@
  *	  unrenamed temps (.wickfs-tmp-*) behind. Under --root every path
  *	  must resolve beneath it. Errors name the patch line and the file.
  *	  Data: {"files":[{"op","path","move_to"}]}.
+ *
+ *	  Example: wickfs apply-patch < change.patch
  */
 #include <errno.h>
 #include <string.h>

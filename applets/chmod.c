@@ -12,6 +12,8 @@
  *	  comma-separated (u+x, go-w, a=r); no letter before the operator
  *	  means a (the umask is not applied). A symlink is followed to its
  *	  target (confined: only beneath the root). Data: {"path","mode"}.
+ *
+ *	  Example: wickfs chmod u+x scripts/run.sh
  */
 #define FOR_chmod
 #include "applet_opts.h"

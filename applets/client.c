@@ -26,6 +26,8 @@
  *	                  and print each response line
  *	  --parallel N    send the request on N connections at once; print
  *	                  the first answer and exit 1 unless all N answered
+ *
+ *	  Example: wickfs client --connect tcp:127.0.0.1:9090 read README.md
  */
 #include <errno.h>
 #include <stdio.h>

@@ -17,6 +17,8 @@
  *
  *	  -r, --recursive  copy a directory and everything in it
  *	  --no-clobber     fail when DST (or an entry in it) exists
+ *
+ *	  Example: wickfs cp -r src backup/src
  */
 #define FOR_cp
 #include "applet_opts.h"

@@ -77,6 +77,8 @@
  *
  *	  SIGTERM or SIGINT: stop accepting, kill running commands' process
  *	  groups, answer what is in flight, remove the socket, exit 0.
+ *
+ *	  Example: wickfs daemon --listen 127.0.0.1:9090 --token-file /run/wickfs.token
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -17,6 +17,8 @@
  *	  --stdin  compare PATH with the content on stdin
  *	  --json   data: {"added","removed","hunks":[{"old_start",
  *	           "old_lines","new_start","new_lines","lines":[..]}]}
+ *
+ *	  Example: wickfs -t diff old.txt new.txt
  */
 #include <errno.h>
 #include <string.h>

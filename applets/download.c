@@ -12,6 +12,8 @@
  *	  FILE from --offset, at most --limit bytes (4 MiB; 7 at most), as
  *	  base64: {"path","offset","bytes","size","eof","data"}. --tree packs
  *	  DIR into a spool file ("path"); --remove deletes FILE at its end.
+ *
+ *	  Example: wickfs download --offset 0 --limit 1048576 dist/app.tar.gz
  */
 #include <errno.h>
 #include <fcntl.h>

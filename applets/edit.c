@@ -23,6 +23,8 @@
  *	  old_text equal to new_text is an error. When old_text is not found,
  *	  the error gives the lines of the closest match ignoring whitespace,
  *	  if any, and says when the file has CRLF line endings.
+ *
+ *	  Example: echo '{"old_text":"v1","new_text":"v2"}' | wickfs edit --unique VERSION
  */
 #include <errno.h>
 #include <string.h>

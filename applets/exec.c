@@ -21,6 +21,8 @@
  *	                     10 MiB); the rest is discarded and
  *	                     "stdout_truncated"/"stderr_truncated" are set
  *	  --cwd DIR          run in DIR
+ *
+ *	  Example: wickfs exec --timeout 600 'make test'
  */
 #define FOR_exec
 #include "applet_opts.h"

@@ -11,6 +11,8 @@
  *	  Data: {"path","exists"} and "type" when it exists. A missing path
  *	  is no error; a symlink counts as existing even when dangling.
  *	  Confined, a path outside the root is an error.
+ *
+ *	  Example: wickfs -t exists /app/bin/server
  */
 #define FOR_exists
 #include "applet_opts.h"

@@ -41,6 +41,8 @@
  *	  Files over WICKFS_MAX_FILE (default 1 GiB; a .gz by its
  *	  decompressed size) are not searched but named in "skipped" (at
  *	  most 100; the field is absent when none is).
+ *
+ *	  Example: wickfs grep -C 2 --include '*.go' 'func main' src
  */
 #define FOR_grep
 #include "applet_opts.h"

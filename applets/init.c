@@ -21,6 +21,8 @@
  *	  Meant as a container's entrypoint, where it runs as PID 1:
  *	  wickfs init -- wick-daemon. Elsewhere it makes itself the child
  *	  subreaper, so orphans of COMMAND are still reaped. Prints no JSON.
+ *
+ *	  Example: wickfs init -- sh -c 'exec my-server'
  */
 #include <errno.h>
 #include <signal.h>

@@ -19,6 +19,8 @@
  *	             listed, never entered
  *	  --long     add "mode" (octal), "perm" ("-rw-r--r--"), "mtime"
  *	             (RFC 3339), "mtime_unix" and a symlink's "link_target"
+ *
+ *	  Example: wickfs -t ls --depth 2 src
  */
 #define FOR_ls
 #include "applet_opts.h"

@@ -26,6 +26,8 @@
  *	                      said (default 100000)
  *	  --no-commands       no run_command: a model gets files only, as
  *	                      with the reference server
+ *
+ *	  Example: wickfs mcp /workspace
  */
 #include <signal.h>
 #include <string.h>

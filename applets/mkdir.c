@@ -12,6 +12,8 @@
  *
  *	  -p, --parents  make missing parents too; an existing directory is
  *	                 no error (created false)
+ *
+ *	  Example: wickfs mkdir -p build/out
  */
 #define FOR_mkdir
 #include "applet_opts.h"

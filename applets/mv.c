@@ -15,6 +15,8 @@
  *	  path SRC got).
  *
  *	  --no-clobber  fail when DST exists (RENAME_NOREPLACE)
+ *
+ *	  Example: wickfs mv draft.md docs/final.md
  */
 #define FOR_mv
 #include "applet_opts.h"

@@ -35,6 +35,8 @@
  *	                     entry, about 3% smaller for trees of small files
  *	  --progress         files, bytes and rate on stderr while packing,
  *	                     redrawn on a terminal, else a line every 5 s
+ *
+ *	  Example: wickfs pack --output /tmp/src.tar.gz --gitignore .
  */
 #include <errno.h>
 #include <fcntl.h>

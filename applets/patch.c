@@ -15,6 +15,8 @@
  *	  lock edit and write take, so concurrent edits are never lost.
  *	  CRLF, a BOM and a missing final newline are kept. The error names
  *	  the first hunk that does not apply. Data: {"path","hunks"}.
+ *
+ *	  Example: echo '[{"old_text":"a","new_text":"b"}]' | wickfs patch config.ini
  */
 #include <errno.h>
 #include <string.h>

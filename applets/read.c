@@ -26,6 +26,8 @@
  *	            "offset","bytes","size","eof"}.
  *	  --gzip    the content (or the --bytes range) as the base64 of one
  *	            gzip member, for hosts that want smaller lines
+ *
+ *	  Example: wickfs read --lines --offset 40 --limit 20 main.go
  */
 #include <errno.h>
 #include <string.h>

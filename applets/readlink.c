@@ -9,6 +9,8 @@
  *	  usage: wickfs readlink PATH
  *
  *	  Data: {"path","target"}: the target as stored, not resolved.
+ *
+ *	  Example: wickfs readlink current
  */
 #define FOR_readlink
 #include "applet_opts.h"

@@ -13,6 +13,8 @@
  *	  interrupted, the next snapshot(s)/restore finishes it. Data: what
  *	  it did, {"id","deleted","recreated","reverted"}: paths deleted (not
  *	  in the snapshot), recreated (gone since), reverted (changed since).
+ *
+ *	  Example: wickfs restore before-refactor
  */
 #define FOR_restore
 #include "applet_opts.h"

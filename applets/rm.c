@@ -14,6 +14,8 @@
  *	  -r, --recursive  remove a directory and everything in it; links
  *	                   inside are removed, never followed
  *	  -f, --force      a missing path is no error (removed 0)
+ *
+ *	  Example: wickfs rm -r build/tmp
  */
 #define FOR_rm
 #include "applet_opts.h"

@@ -14,6 +14,8 @@
  *	  its newest snapshot, and "previous" the one it named before (still
  *	  reachable by its id). --diff lists
  *	  what differs instead: {"id","added","removed","modified"}.
+ *
+ *	  Example: wickfs snapshot --tag before-refactor
  */
 #define FOR_snapshot
 #include "applet_opts.h"

@@ -10,6 +10,8 @@
  *	  usage: wickfs snapshots [--store DIR] [DIR]
  *
  *	  {"snapshots":[{"id","tag","time","files",...}]}, oldest first.
+ *
+ *	  Example: wickfs -t snapshots
  */
 #define FOR_snapshots
 #include "applet_opts.h"

@@ -16,6 +16,8 @@
  *
  *	  --follow  describe what a symlink points to (confined: only
  *	            beneath the root)
+ *
+ *	  Example: wickfs -t stat go.mod
  */
 #define FOR_stat
 #include "applet_opts.h"

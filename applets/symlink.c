@@ -11,6 +11,8 @@
  *	  Make PATH a symlink to TARGET. TARGET is stored as it is: it may
  *	  point anywhere, even outside the workspace root, since it is only
  *	  data; nothing here follows it. Data: {"path","target"}.
+ *
+ *	  Example: wickfs symlink ../shared/config.yml config.yml
  */
 #define FOR_symlink
 #include "applet_opts.h"

@@ -31,6 +31,8 @@
  *	                    redrawn on a terminal, else a line every 5 s
  *	  -p, --same-permissions  the stored modes, not cut by the umask
  *	                    (still never setuid or setgid)
+ *
+ *	  Example: wickfs unpack --input /tmp/src.tar.gz restored
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -12,6 +12,8 @@
  *	  Write a base64 chunk at --offset of PATH.wickfs-part (--tree:
  *	  DIR/.wickfs/upload.tar.gz); --last renames it to PATH (--tree:
  *	  unpacks it into DIR). Data: {"path","offset","bytes","size"}.
+ *
+ *	  Example: base64 < data.bin | wickfs upload data.bin
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -18,6 +18,8 @@
  *	  --no-clobber  fail when PATH exists (also when it appears meanwhile)
  *	  --append      add stdin at the end instead, as `wickfs append` does
  *	  --gzip        stdin is base64 of gzip data (WICKFS_MAX_FILE bounds it)
+ *
+ *	  Example: printf 'hello\n' | wickfs write greeting.txt
  */
 #include <errno.h>
 #include <string.h>

@@ -204,3 +204,13 @@ if "$WICKFS" --list | grep -qx daemon; then
 else
 	skip cli.argv0.wick_daemon "built without the daemon applet"
 fi
+
+# Every applet's help ends with an example, and `wickfs help APPLET` and
+# `APPLET -h` (outside the reference's form) say the same.
+missing=""
+for a in $("$WICKFS" --list); do
+	h=$("$WICKFS" help "$a")
+	case $h in *"Example: "*) ;; *) missing="$missing $a" ;; esac
+done
+check cli.help_examples "" "$missing"
+check cli.help_dash_h "$("$WICKFS" help grep)" "$("$WICKFS" grep -h)"
