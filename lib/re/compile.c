@@ -578,7 +578,10 @@ int re_prog_copy(struct prog *dst, const struct prog *src)
 		memset(dst, 0, sizeof(*dst));
 		return -1;
 	}
-	memcpy(dst->inst, src->inst, src->ninst * sizeof(*src->inst));
-	memcpy(dst->edge, src->edge, src->nedge * sizeof(*src->edge));
+	/* a program may have no edges ('^'): no memcpy from NULL */
+	if (src->ninst)
+		memcpy(dst->inst, src->inst, src->ninst * sizeof(*src->inst));
+	if (src->nedge)
+		memcpy(dst->edge, src->edge, src->nedge * sizeof(*src->edge));
 	return 0;
 }
