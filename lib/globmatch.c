@@ -259,6 +259,32 @@ static int match_segments(const char *p, const char *s, unsigned flags)
 	}
 }
 
+/* The end of the alternative that starts at a, in a list ending at ae:
+ * the first separator (b[2]) outside the groups b[0]...b[1] nested in it,
+ * a backslash escaping one byte; with classes, a [...] is one piece (a
+ * '|' in it separates nothing). */
+static const char *alt_end(const char *a, const char *ae, const char *b, int classes)
+{
+	int level = 0, hit;
+
+	for (; a < ae; a++) {
+		if (*a == '\\' && a + 1 < ae) {
+			a++;
+		} else if (classes && *a == '[') {
+			const char *q = class_match(a + 1, 0, &hit);
+			if (q && q <= ae)
+				a = q - 1;
+		} else if (*a == b[0]) {
+			level++;
+		} else if (*a == b[1]) {
+			level--;
+		} else if (*a == b[2] && !level) {
+			break;
+		}
+	}
+	return a;
+}
+
 /* Expand the first {a,b} group and recurse; depth and count bounded:
  * past GLOB_BRACE_MAX expansions the pattern is refused (-1), as eight
  * groups of ten alternatives were 10^8 tries. */
@@ -296,20 +322,10 @@ static int match_braces(const char *pat, const char *path, int depth, int *budge
 	if (!close)
 		return -1;
 	for (alt = open + 1; alt <= close;) {
-		const char *e = alt;
+		const char *e = alt_end(alt, close, "{},", 0);
 		char *cand;
 		int r;
 
-		for (level = 0; e < close; e++) {
-			if (*e == '\\' && e + 1 < close)
-				e++;
-			else if (*e == '{')
-				level++;
-			else if (*e == '}')
-				level--;
-			else if (*e == ',' && !level)
-				break;
-		}
 		cand = malloc(plen + 1);
 		if (!cand)
 			return -1;
@@ -401,24 +417,10 @@ static int ext_match(struct ext *x, const char *p, const char *pe, const char *s
 static int ext_alt(struct ext *x, const char *a, const char *ae, const char *s, const char *t)
 {
 	const char *e;
-	int level, r, hit;
+	int r;
 
 	while (a <= ae) {
-		for (e = a, level = 0; e < ae; e++) {
-			if (*e == '\\' && e + 1 < ae) {
-				e++;
-			} else if (*e == '[') {
-				const char *q = class_match(e + 1, 0, &hit);
-				if (q && q <= ae)
-					e = q - 1;
-			} else if (*e == '(') {
-				level++;
-			} else if (*e == ')') {
-				level--;
-			} else if (*e == '|' && !level) {
-				break;
-			}
-		}
+		e = alt_end(a, ae, "()|", 1);
 		r = ext_match(x, a, e, s, t);
 		if (r)
 			return r;
@@ -549,7 +551,6 @@ static int ext_match(struct ext *x, const char *p, const char *pe, const char *s
 static int dot_first(const char *p, const char *pe)
 {
 	const char *ge, *e;
-	int level;
 	char op;
 
 	if (p >= pe)
@@ -560,16 +561,7 @@ static int dot_first(const char *p, const char *pe)
 		return 0;
 	op = *p;
 	for (p += 2; p <= ge; p = e + 1) {
-		for (e = p, level = 0; e < ge; e++) {
-			if (*e == '\\' && e + 1 < ge)
-				e++;
-			else if (*e == '(')
-				level++;
-			else if (*e == ')')
-				level--;
-			else if (*e == '|' && !level)
-				break;
-		}
+		e = alt_end(p, ge, "()|", 1);
 		if (dot_first(p, e))
 			return 1;
 	}
