@@ -165,21 +165,6 @@ static int install_links(const char *argv0, int argc, char **argv)
 	return rc;
 }
 
-/* WICKFS_OUTPUT: "json" (the default) or "text". */
-static int output_mode(struct req *r)
-{
-	const char *v = getenv("WICKFS_OUTPUT");
-
-	if (!v || !*v || !strcmp(v, "json"))
-		return 0;
-	if (!strcmp(v, "text")) {
-		r->text = 1;
-		return 0;
-	}
-	reply_error(r, "WICKFS_OUTPUT=%s: not an output form (json or text)", v);
-	return -1;
-}
-
 int main(int argc, char **argv)
 {
 	const char *name = path_base(argc > 0 ? argv[0] : "wickfs");
@@ -275,9 +260,8 @@ int main(int argc, char **argv)
 	rc = settings_from_env(&set, environ, ctx.err, sizeof(ctx.err));
 	if (!rc)
 		wfs_ctx_init(&ctx, &arena, &set);
-	if (output_mode(&r)) {
-		rc = 2;
-	} else if (rc) {
+	r.text = !rc && set.text;
+	if (rc) {
 		reply_error(&r, "%s", ctx.err);
 		rc = 1;
 	} else if (ctx.root && !ctx.root_errno && chdir(ctx.root)) {

@@ -24,6 +24,7 @@ struct settings {
 	int threads_given;             /* (else the online cores) */
 	/* WICKFS_THREADS when not a number: grep refuses it, pack uses the cores */
 	const char *threads_bad;
+	int text;          /* WICKFS_OUTPUT=text: answers for people (-t) */
 	long long timeout; /* a daemon request's seconds */
 	size_t max_output; /* a daemon command's bytes per stream */
 	/* Where options' $VAR defaults come from (applet.c): the CLI's

@@ -23,7 +23,8 @@ enum {
 	SET_PRESENT,
 	SET_SIZE,
 	SET_THREADS,
-	SET_SECONDS
+	SET_SECONDS,
+	SET_OUTPUT
 };
 
 const struct settings settings_defaults = {
@@ -43,6 +44,7 @@ const struct setting settings_table[] = {
 	 AT(max_file), "bytes"},
 	{"unpack_max", "WICKFS_UNPACK_MAX", SET_SIZE, 0, AT(unpack_max), NULL},
 	{"threads", "WICKFS_THREADS", SET_THREADS, 0, AT(threads), NULL},
+	{"output", "WICKFS_OUTPUT", SET_OUTPUT, 0, AT(text), NULL},
 	/* the daemon's: set by its options, changed by a request */
 	{"timeout", NULL, SET_SECONDS, SETTING_REQUEST, AT(timeout), "seconds"},
 	{"max_output", NULL, SET_SIZE, SETTING_REQUEST | SETTING_LOWER,
@@ -107,6 +109,13 @@ static int read_one(struct settings *s, const struct setting *t, const char *v,
 		if (*v && !*end && u > 0)
 			put_size(s, t, u);
 		return 0;
+	case SET_OUTPUT:
+		if (!*v || !strcmp(v, "json") || !strcmp(v, "text")) {
+			*(int *)p = !strcmp(v, "text");
+			return 0;
+		}
+		snprintf(err, n, "%s=%s: not an output form (json or text)", t->env, v);
+		return -1;
 	case SET_THREADS:
 		if (!*v)
 			return 0;

@@ -107,7 +107,7 @@ WICKFS_OUTPUT=json wf exists src/a.txt
 check text.env.json '{"ok":true,"data":{"path":"src/a.txt","exists":true,"type":"file"}}'$'\n' "$OUT"
 WICKFS_OUTPUT=yaml wf exists src/a.txt
 check_match text.env.bad '*WICKFS_OUTPUT=yaml: not an output form (json or text)*' "$OUT"
-check text.env.bad_rc 2 "$RC"
+check text.env.bad_rc 1 "$RC"
 wf -t --root "$d" read src/sub/b.txt
 check text.with_root $'beta\n' "$OUT"
 # help is text already: left as it is
