@@ -41,6 +41,7 @@
 #include "gzpar.h"
 #include "json.h"
 #include "lines.h"
+#include "transfer.h"
 
 #define READ_BYTES_LIMIT 65536
 
@@ -101,43 +102,23 @@ static int read_lines(struct req *r, long long offset, long long limit)
 /* A byte range by pread: no need to load, or to bound, the whole file. */
 static int read_bytes(struct req *r, long long offset, long long limit)
 {
-	const char *path = r->argv[0];
-	struct stat st;
-	char *data;
-	ssize_t got = 0;
-	size_t n = 0;
-	int fd;
+	struct wfs_range g;
 
-	fd = fs_open_regular(r->ctx, "read", path, &st);
-	if (fd < 0)
+	if (wfs_read_range(r->ctx, "read", r->argv[0], offset, limit, &g))
 		return reply_ctx_error(r);
-	if (offset < st.st_size)
-		n = (size_t)(st.st_size - offset < limit ? st.st_size - offset : limit);
-	if (wfs_budget_take(r->ctx, "read", path, n)) {
-		close(fd);
-		return reply_ctx_error(r);
-	}
-	data = arena_alloc(r->arena, n + 1);
-	while (data && n && (got = pread(fd, data, n, (off_t)offset)) < 0 && errno == EINTR)
-		;
-	close(fd);
-	if (!data)
-		return reply_error(r, "read %s: out of memory", path);
-	if (got < 0)
-		return reply_error(r, "read %s: %s", path, strerror(errno));
 	if (r->text) {
 		r->text_done = 1;
-		buf_add(r->out, data, (size_t)got);
+		buf_add(r->out, g.data, g.len);
 		return 0;
 	}
 	reply_ok_begin(r);
 	buf_puts(r->out, "{\"path\":");
-	json_cstr(r->out, path);
+	json_cstr(r->out, r->argv[0]);
 	buf_puts(r->out, ",\"content\":");
-	put_text(r->out, data, (size_t)got, opt_has(r, OPT_gzip));
-	buf_printf(r->out, ",\"offset\":%lld,\"bytes\":%zd,\"size\":%lld,\"eof\":%s}",
-		   offset, got, (long long)st.st_size,
-		   offset + got >= st.st_size ? "true" : "false");
+	put_text(r->out, g.data, g.len, opt_has(r, OPT_gzip));
+	buf_printf(r->out, ",\"offset\":%lld,\"bytes\":%zu,\"size\":%lld,\"eof\":%s}", offset,
+		   g.len, (long long)g.st.st_size,
+		   offset + (long long)g.len >= g.st.st_size ? "true" : "false");
 	return reply_ok_end(r);
 }
 
