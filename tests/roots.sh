@@ -132,6 +132,10 @@ applet_sweep() {
 	rr_match "$p.restore" "" "$ok{\"id\":\"*\",\"deleted\":?\"up.txt\"?,\"recreated\":??,\"reverted\":??}}" restore s1 "$w"
 	rr "$p.restore.result" "" "$ok{\"path\":\"$w/up.txt\",\"exists\":false}}" exists "$w/up.txt"
 	rr "$p.init" "" "$ok{\"path\":\"$w/nope\",\"exists\":false}}" init -- wickfs exists "$w/nope"
+	rr_match "$p.mcp" '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_directory","arguments":{"path":"'"$w"'/sub"}}}
+' '*"id":1,"result":{"protocolVersion":"2025-06-18"*"id":2,"result":{"content":?{"type":"text","text":"\[FILE\] c.txt"}?*' mcp "$w"
 }
 
 sweep_covers() {
