@@ -29,7 +29,7 @@ struct wfs_pack_opts {
 	const char **exclude; /* globs, as grep's --exclude */
 	int nexclude;
 	int level;                     /* 0-9, -1: 6 */
-	int threads;                   /* <= 0: gz_default_threads() */
+	int threads;                   /* <= 0: gzpar_default_threads() */
 	int whole_seconds;             /* no pax mtime records (3% smaller for
 			       * small files, mtimes cut to seconds) */
 	int out_fd;                    /* the gzip stream goes here */

@@ -17,7 +17,8 @@
  * Every call but init, destroy, lock and unlock is made with the lock held
  * (slots_lock); a wait releases it while it sleeps. The caller keeps its
  * own shared state under the same lock, so a job costs no lock of its own.
- * slots_next may also be read unlocked by the producer, its only writer.
+ * A producer may call slots_next unlocked (it is the counter's only
+ * writer), and slots_full too when it is also the consumer.
  *
  * The caller's stop flag (slots_init) ends every wait: workers take no
  * more jobs, and a job no worker took is retired as SLOTS_DROPPED. Setting
