@@ -132,3 +132,16 @@ else
 	check write.fsync.off_edit "renameat " \
 		"$(printf '{"old_text":"plain","new_text":"p"}' | syncs "$WICKFS" edit fsync.txt)"
 fi
+
+# ---- --no-clobber, --append (the fsops.write.* checks, once in t_fsops.sh) ----
+mkdir -p "$TEST_TMP/write_modes"
+cd "$TEST_TMP/write_modes" || exit 1
+expect_in fsops.write.no_clobber_new "a" 0 '{"ok":true,"data":{"path":"wn","bytes_written":1}}' write --no-clobber wn
+expect_error_in fsops.write.no_clobber_exists "b" "write wn: file exists" write --no-clobber wn
+check fsops.write.no_clobber_kept "a" "$(cat wn)"
+expect_in fsops.write.append "bc" 0 '{"ok":true,"data":{"path":"wn","bytes_written":2}}' write --append wn
+check fsops.write.appended "abc" "$(cat wn)"
+expect_in fsops.write.append_new "n" 0 '{"ok":true,"data":{"path":"wa/new","bytes_written":1}}' write --append wa/new
+expect_error_in fsops.write.both "x" "write: --no-clobber cannot be combined with --append" write --append --no-clobber wn
+check_match fsops.write.readonly_append '{"ok":false,"error":"write wn: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --append wn)"
+check_match fsops.write.readonly_no_clobber '{"ok":false,"error":"write wq: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --no-clobber wq)"
