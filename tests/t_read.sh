@@ -168,3 +168,18 @@ if daemon_start "$dm/daemon.log" --listen off --socket "$dm/d.sock"; then
 else
 	fail patch.daemon.start "$(cat "$dm/daemon.log")"
 fi
+
+# ---- --gzip (the read.gzip.* checks, once in t_transfer.sh) ----
+mkdir -p "$TEST_TMP/read_gzip"
+cd "$TEST_TMP/read_gzip" || exit 1
+# A field of the last envelope: "key":number|bool or "key":"string".
+field() { printf '%s' "$OUT" | sed -n 's/.*"'"$1"'":\("[^"]*"\|[0-9a-z]*\).*/\1/p' | tr -d '"'; }
+seq 1 20000 >text.txt
+wf read --gzip text.txt
+printf '%s' "$OUT" | sed 's/.*"data":"\([^"]*\)".*/\1/' | base64 -d | gunzip >back.txt 2>/dev/null
+check_true read.gzip.round_trip "gunzip of the data differs" cmp -s text.txt back.txt
+check_true read.gzip.smaller "not smaller: ${#OUT}" test "${#OUT}" -lt 60000
+wf read --gzip --bytes --offset 6 --limit 4 text.txt
+check read.gzip.range "$(printf '4\n5\n')" "$(field content | base64 -d | gunzip)"
+wf read --gzip --lines text.txt
+check_match read.gzip.not_with_lines '{"ok":false,"error":"read: --lines cannot be combined with --gzip"}*' "$OUT"
