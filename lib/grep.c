@@ -429,8 +429,8 @@ struct scratch { /* a worker's block buffer, reused across files */
 	size_t cap;
 };
 
-/* The file being read: into sc->buf[0..have), of which the reads so
- * far gave total bytes. */
+/* The file being read: sc->buf[0..have) holds what is not searched yet;
+ * total counts every byte read (decompressed, for a .gz). */
 struct source {
 	const struct grep_cfg *g;
 	struct reader rd;
