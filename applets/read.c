@@ -51,7 +51,7 @@ static void put_text(struct buf *out, const char *data, size_t len, int gzip)
 
 	if (gzip) {
 		buf_init(&z);
-		if (gz_buf(data, len, &z))
+		if (gzpar_gzip_buf(data, len, &z))
 			z.oom = 1;
 		buf_putc(out, '"');
 		base64_encode(out, (const unsigned char *)z.p, z.len);

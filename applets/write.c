@@ -54,7 +54,7 @@ static int gunzip_stdin(struct req *r, const char **data, size_t *len)
 	if (n < 0)
 		return reply_error(r, "write %s: --gzip: stdin is not base64", r->argv[0]);
 	buf_init(&out);
-	if (gunzip_buf(raw, (size_t)n, r->ctx->set->max_file, &out, err, sizeof(err)) ||
+	if (gzpar_gunzip_buf(raw, (size_t)n, r->ctx->set->max_file, &out, err, sizeof(err)) ||
 	    !(*data = arena_strndup(r->arena, out.p ? out.p : "", out.len))) {
 		buf_free(&out);
 		return reply_error(r, "write %s: --gzip: %s", r->argv[0], err);

@@ -22,56 +22,57 @@
 #define GZPAR_MAX_THREADS 8
 
 /* Sink of compressed bytes: 0, or -1 (errno set) to stop. */
-typedef int (*gz_sink_fn)(void *arg, const void *p, size_t n);
+typedef int (*gzpar_sink_fn)(void *arg, const void *p, size_t n);
 /* Source of compressed bytes: bytes read, 0 at end, -1 (errno set). */
-typedef ssize_t (*gz_source_fn)(void *arg, void *p, size_t n);
+typedef ssize_t (*gzpar_source_fn)(void *arg, void *p, size_t n);
 
 /* Worker count: the online cores, clamped to 1..GZPAR_MAX_THREADS (a
- * caller passes WICKFS_THREADS from its settings to gzw_open). */
-int gz_default_threads(void);
+ * caller passes WICKFS_THREADS from its settings to gzpar_writer_open). */
+int gzpar_default_threads(void);
 
-struct gzw;
+struct gzpar_writer;
 
 /* A writer at LEVEL (0-9; -1 default 6) with THREADS workers (<= 0: the
  * default; 1: compress in the calling thread). NULL when out of memory. */
-struct gzw *gzw_open(int level, int threads, gz_sink_fn sink, void *arg);
-/* Append input. 0, or -1 once any error happened (gzw_error says which). */
-int gzw_write(struct gzw *g, const void *p, size_t n);
+struct gzpar_writer *gzpar_writer_open(int level, int threads, gzpar_sink_fn sink, void *arg);
+/* Append input. 0, or -1 once any error happened (gzpar_writer_error says which). */
+int gzpar_writer_write(struct gzpar_writer *g, const void *p, size_t n);
 /* Compress what is left, write the trailer, stop the workers. 0 or -1. */
-int gzw_finish(struct gzw *g);
+int gzpar_writer_finish(struct gzpar_writer *g);
 /* Start a new stream to another sink with the same buffers and zlib state,
  * which cost more than compressing a small file (mmap and page faults for
- * about 900 KB). Allowed after gzw_finish, or at any point for a writer of
- * one thread. 0, or -1 when not allowed. */
-int gzw_reset(struct gzw *g, gz_sink_fn sink, void *arg);
+ * about 900 KB). Allowed after gzpar_writer_finish, or at any point for a
+ * writer of one thread. 0, or -1 when not allowed. */
+int gzpar_writer_reset(struct gzpar_writer *g, gzpar_sink_fn sink, void *arg);
 /* The first error's message ("" when none). */
-const char *gzw_error(const struct gzw *g);
+const char *gzpar_writer_error(const struct gzpar_writer *g);
 /* Output bytes so far. */
-unsigned long long gzw_out_bytes(const struct gzw *g);
-/* Stop the workers (if gzw_finish was not called) and free. */
-void gzw_free(struct gzw *g);
+unsigned long long gzpar_writer_out_bytes(const struct gzpar_writer *g);
+/* Stop the workers (if gzpar_writer_finish was not called) and free. */
+void gzpar_writer_free(struct gzpar_writer *g);
 
-struct gzr;
+struct gzpar_reader;
 
 /* A reader of one or more concatenated gzip members (pigz -i, cat a.gz
  * b.gz). LIMIT bounds the decompressed bytes (0: no bound): reading past it
  * is an error, the defence against gzip bombs. NULL when out of memory. */
-struct gzr *gzr_open(gz_source_fn src, void *arg, unsigned long long limit);
+struct gzpar_reader *gzpar_reader_open(gzpar_source_fn src, void *arg, unsigned long long limit);
 /* Up to n decompressed bytes: the count, 0 at the end of the last member
- * (its CRC and length checked), -1 with gzr_error set. Zero bytes after
- * the last member are accepted (tape padding); anything else is an error. */
-ssize_t gzr_read(struct gzr *z, void *p, size_t n);
-const char *gzr_error(const struct gzr *z);
-unsigned long long gzr_out_bytes(const struct gzr *z);
-unsigned long long gzr_in_bytes(const struct gzr *z);
-void gzr_free(struct gzr *z);
+ * (its CRC and length checked), -1 with gzpar_reader_error set. Zero bytes
+ * after the last member are accepted (tape padding); anything else is an
+ * error. */
+ssize_t gzpar_reader_read(struct gzpar_reader *z, void *p, size_t n);
+const char *gzpar_reader_error(const struct gzpar_reader *z);
+unsigned long long gzpar_reader_out_bytes(const struct gzpar_reader *z);
+unsigned long long gzpar_reader_in_bytes(const struct gzpar_reader *z);
+void gzpar_reader_free(struct gzpar_reader *z);
 
 /* A buffer as one gzip member (level 6), appended to out: 0 or -1. */
 struct buf;
-int gz_buf(const void *p, size_t n, struct buf *out);
+int gzpar_gzip_buf(const void *p, size_t n, struct buf *out);
 /* A gzip stream in memory, decompressed and appended to out, at most
  * limit bytes (0: no bound): 0, or -1 with the reason in err. */
-int gunzip_buf(const void *p, size_t n, unsigned long long limit,
-	       struct buf *out, char *err, size_t errlen);
+int gzpar_gunzip_buf(const void *p, size_t n, unsigned long long limit,
+		     struct buf *out, char *err, size_t errlen);
 
 #endif

@@ -79,7 +79,7 @@ struct packer {
 	struct wfs_ctx *c;
 	const struct wfs_pack_opts *o;
 	struct wfs_archive_result *res;
-	struct gzw *gz;
+	struct gzpar_writer *gz;
 	struct tar_writer tw;
 	dev_t out_dev;
 	ino_t out_ino;
@@ -91,7 +91,7 @@ struct packer {
 
 static int pack_sink(void *arg, const void *p, size_t n)
 {
-	return gzw_write(arg, p, n);
+	return gzpar_writer_write(arg, p, n);
 }
 
 static int gz_sink(void *arg, const void *p, size_t n)
@@ -102,7 +102,7 @@ static int gz_sink(void *arg, const void *p, size_t n)
 /* A tar or gzip failure as the operation's error. */
 static int pack_fail(struct packer *k)
 {
-	const char *gz = gzw_error(k->gz);
+	const char *gz = gzpar_writer_error(k->gz);
 
 	if (*gz)
 		return wfs_fail(k->c, "pack %s: %s", k->o->dir, gz);
@@ -350,7 +350,7 @@ int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
 	}
 	k.buf = malloc(IO_BUF);
 	/* no --threads: WICKFS_THREADS, when a number; <= 0 the cores */
-	k.gz = gzw_open(o->level,
+	k.gz = gzpar_writer_open(o->level,
 			o->threads > 0 || c->set->threads_bad ? o->threads : (int)c->set->threads,
 			gz_sink, &out_fd);
 	if (!k.buf || !k.gz) {
@@ -361,15 +361,15 @@ int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
 	progress_start(o->progress);
 	if (pack_dir(&k, fd, "", 0))
 		goto out;
-	if (tar_write_end(&k.tw) || gzw_finish(k.gz)) {
+	if (tar_write_end(&k.tw) || gzpar_writer_finish(k.gz)) {
 		pack_fail(&k);
 		goto out;
 	}
-	res->gz_bytes = gzw_out_bytes(k.gz);
+	res->gz_bytes = gzpar_writer_out_bytes(k.gz);
 	r = 0;
 out:
 	progress_tick(o->progress, "pack", res->files, k.done_bytes, 1);
-	gzw_free(k.gz);
+	gzpar_writer_free(k.gz);
 	free(k.buf);
 	close(fd);
 	return r;
@@ -388,7 +388,7 @@ struct unpacker {
 	struct wfs_ctx *c;
 	const struct wfs_unpack_opts *o;
 	struct wfs_archive_result *res;
-	struct gzr *gz;
+	struct gzpar_reader *gz;
 	struct tar_reader *tr;
 	int rootfd;
 	char *parent_path; /* the cached parent directory ... */
@@ -404,12 +404,12 @@ struct unpacker {
 
 static ssize_t unpack_source(void *arg, void *p, size_t n)
 {
-	return gzr_read(arg, p, n);
+	return gzpar_reader_read(arg, p, n);
 }
 
 static const char *unpack_source_error(void *arg)
 {
-	return gzr_error(arg);
+	return gzpar_reader_error(arg);
 }
 
 static ssize_t fd_source(void *arg, void *p, size_t n)
@@ -600,7 +600,7 @@ static int check_room(struct unpacker *u, const char *entry, int dirfd,
 		      unsigned long long size)
 {
 	struct statvfs sv;
-	unsigned long long used = gzr_out_bytes(u->gz);
+	unsigned long long used = gzpar_reader_out_bytes(u->gz);
 
 	if (size > u->limit || used + size > u->limit)
 		return wfs_fail(u->c, "unpack %s: refused: declared size %llu exceeds the limit of %llu bytes",
@@ -747,11 +747,11 @@ static int drain_rest(struct unpacker *u)
 {
 	ssize_t n;
 
-	while ((n = gzr_read(u->gz, u->buf, IO_BUF)) > 0)
+	while ((n = gzpar_reader_read(u->gz, u->buf, IO_BUF)) > 0)
 		;
 	if (n < 0)
 		return wfs_fail(u->c, "unpack %s: after the last entry: %s", u->o->dir,
-				gzr_error(u->gz));
+				gzpar_reader_error(u->gz));
 	return 0;
 }
 
@@ -788,7 +788,7 @@ int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 		goto out;
 	}
 	u->buf = malloc(IO_BUF);
-	u->gz = gzr_open(fd_source, &in_fd, u->limit);
+	u->gz = gzpar_reader_open(fd_source, &in_fd, u->limit);
 	u->tr = u->gz ? tar_reader_open(unpack_source, unpack_source_error, u->gz) : NULL;
 	if (!u->buf || !u->tr) {
 		wfs_fail(c, "unpack %s: out of memory", o->dir);
@@ -804,7 +804,7 @@ int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 		goto out;
 	}
 	r = drain_rest(u);
-	res->gz_bytes = gzr_in_bytes(u->gz);
+	res->gz_bytes = gzpar_reader_in_bytes(u->gz);
 out:
 	progress_tick(o->progress, "unpack", res->files, u->done_bytes, 1);
 	leave_dirs(u, NULL);
@@ -815,7 +815,7 @@ out:
 	if (u->rootfd >= 0)
 		close(u->rootfd);
 	tar_reader_free(u->tr);
-	gzr_free(u->gz);
+	gzpar_reader_free(u->gz);
 	free(u->buf);
 	free(u);
 	return r;

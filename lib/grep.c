@@ -1,9 +1,10 @@
 /* grep.c - wfs_grep: the reference's walk, our regex engine, both cores
  *
- * The walk runs on the calling thread and hands files, in walk order, to
- * worker threads; each file's matches come back in a slot of a ring, and
- * the caller merges slots strictly in walk order, so the output and the
- * cut at the cap are exactly those of a sequential search.
+ * The walk runs on the calling thread and hands files, in batches in walk
+ * order, to worker threads through an ordered ring (slots.h); each file's
+ * matches come back in its batch's slot, and the caller merges the slots
+ * strictly in walk order, so the output and the cut at the cap are
+ * exactly those of a sequential search.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include "globmatch.h"
 #include "re.h"
 #include "settings.h"
+#include "slots.h"
 #include "walk.h"
 
 #define GREP_BLOCK (256 * 1024)
@@ -431,42 +433,220 @@ struct scratch { /* a worker's block buffer, reused across files */
 	size_t cap;
 };
 
+/* The file being read: sc->buf[0..have) holds what is not searched yet;
+ * total counts every byte read (decompressed, for a .gz). */
+struct source {
+	const struct grep_cfg *g;
+	struct reader rd;
+	struct scratch *sc;
+	struct hits *h;
+	unsigned long long size; /* fstat's */
+	unsigned long long total;
+	size_t have;
+	int first, eof;
+};
+
+/* Take the file open at fd (closed by source_close): a regular file within
+ * the size limit, inflated as it is read when it is a .gz under -z.
+ * -1: not to be searched. */
+static int source_open(struct source *f, const struct grep_cfg *g, int fd,
+		       const char *path, struct hits *h, struct scratch *sc)
+{
+	struct stat st;
+
+	memset(f, 0, sizeof(*f));
+	f->g = g;
+	f->rd.fd = fd;
+	f->sc = sc;
+	f->h = h;
+	f->first = 1;
+	/* O_NONBLOCK stays: it changes nothing for a regular file. */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	f->size = (unsigned long long)st.st_size;
+	if (f->size > g->max_file) {
+		h->too_big = 1;
+		return -1;
+	}
+	if (g->o->gz && has_suffix_gz(path)) {
+		f->rd.gz = gzdopen(fd, "rb");
+		if (!f->rd.gz)
+			return -1;
+		f->rd.fd = -1; /* owned by gz now */
+	}
+	return 0;
+}
+
+static void source_close(struct source *f)
+{
+	if (f->rd.gz)
+		gzclose_r(f->rd.gz);
+	if (f->rd.fd >= 0)
+		close(f->rd.fd);
+}
+
+/* The scratch buffer at least cap bytes (and one for a NUL). -1: none. */
+static int scratch_reserve(struct scratch *sc, size_t cap)
+{
+	if (sc->cap >= cap)
+		return 0;
+	free(sc->buf);
+	sc->cap = 0;
+	sc->buf = malloc(cap + 1);
+	if (!sc->buf)
+		return -1;
+	sc->cap = cap;
+	return 0;
+}
+
+/* Twice the room, what is read kept. -1: out of memory. */
+static int scratch_grow(struct scratch *sc)
+{
+	char *nb = realloc(sc->buf, sc->cap * 2 + 1);
+
+	if (!nb)
+		return -1;
+	sc->buf = nb;
+	sc->cap *= 2;
+	return 0;
+}
+
+/* Read into the room after f->have. 1: read (f->eof set at the end);
+ * 0: stop here: a read error, binary data, or over the size limit (what
+ * the file matched is dropped: it is skipped as a whole). */
+static int source_read(struct source *f)
+{
+	char *at = f->sc->buf + f->have;
+	ssize_t k = reader_read(&f->rd, at, f->sc->cap - f->have);
+
+	if (k < 0)
+		return 0;
+	f->total += (unsigned long long)k;
+	if (f->total > f->g->max_file) {
+		/* a .gz that inflates past the limit, or a file that grew */
+		f->h->too_big = 1;
+		hits_clear(f->h);
+		f->h->count = 0;
+		return 0;
+	}
+	/* Reading the size fstat gave is the end: spare the read that
+	 * would return 0 (a growing file is read as it was). */
+	if (k == 0 || (!f->rd.gz && f->total >= f->size))
+		f->eof = 1;
+	if (f->first && k > 0) {
+		f->first = 0;
+		if (bytes_find(at, (size_t)k, 0))
+			return 0; /* binary */
+	}
+	f->have += (size_t)k;
+	return 1;
+}
+
+/* Multiline (-U): the whole file in the buffer, then one search, as a
+ * match may span any lines. */
+static void search_whole(struct scan *s, struct source *f)
+{
+	while (!f->eof) {
+		if (f->have == f->sc->cap && scratch_grow(f->sc))
+			return;
+		if (!source_read(f))
+			return;
+	}
+	scan_multiline(s, f->sc->buf, f->have);
+}
+
+/* A line that fills the whole GREP_LONG buffer: search it as a window and
+ * keep the overlap for the next one, rather than grow. -1: stop. */
+static int search_long_window(struct scan *s, struct source *f)
+{
+	char *buf = f->sc->buf;
+	size_t keep;
+
+	if (!s->lhead && !(s->lhead = malloc(GREP_TEXT_MAX + 4)))
+		return -1;
+	keep = long_window(s, buf, f->have, 0);
+	memmove(buf, buf + keep, f->have - keep);
+	f->have -= keep;
+	s->lctx = f->have;
+	return should_stop(f->g) ? -1 : 0;
+}
+
+/* The long line's last window, once its newline (or the end) is read.
+ * 1: lines after it wait in the buffer; 0: read on. */
+static int search_long_end(struct scan *s, struct source *f)
+{
+	char *buf = f->sc->buf;
+	char *nl = memchr(buf + s->lctx, '\n', f->have - s->lctx);
+	size_t le = nl ? (size_t)(nl - buf) : f->have;
+
+	if (!nl && !f->eof)
+		return 0;
+	long_window(s, buf, le, 1);
+	long_end(s);
+	le += nl ? 1 : 0;
+	memmove(buf, buf + le, f->have - le);
+	f->have -= le;
+	return f->have && !s->done;
+}
+
+/* Streamed: block by block, the whole lines of each searched at once, the
+ * unfinished last line carried to the next read. */
+static void search_blocks(struct scan *s, struct source *f)
+{
+	const struct wfs_grep_opts *o = f->g->o;
+
+	while (!s->done && !f->eof) {
+		char *buf;
+		size_t done_len;
+
+		if (f->have == f->sc->cap) {
+			if (f->sc->cap >= GREP_LONG ? search_long_window(s, f)
+						    : scratch_grow(f->sc))
+				break;
+		}
+		if (!source_read(f))
+			break;
+		if (s->inlong && !search_long_end(s, f))
+			continue;
+		buf = f->sc->buf;
+		if (f->eof) {
+			done_len = f->have;
+		} else {
+			char *nl = f->have ? memrchr(buf, '\n', f->have) : NULL;
+			if (!nl)
+				continue; /* a line longer than the buffer: grow */
+			done_len = (size_t)(nl - buf) + 1;
+		}
+		if (o->before || o->after || bytes_find(buf, done_len, '\r'))
+			scan_lines(s, buf, done_len);
+		else
+			scan_block(s, buf, done_len);
+		memmove(buf, buf + done_len, f->have - done_len);
+		f->have -= done_len;
+		if (should_stop(f->g))
+			break; /* the caller reports a deadline or cancel */
+	}
+}
+
 /* Search the file open at fd (owned: closed here) into h. Unreadable,
  * special and binary files give no hits, as the reference skips them. */
 static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
 		      const char *path, struct hits *h, struct scratch *sc)
 {
 	const struct wfs_grep_opts *o = g->o;
-	struct reader rd = {-1, NULL};
+	struct source f;
 	struct scan s;
-	size_t cap, have = 0;
-	unsigned long long total = 0;
-	struct stat st;
-	char *buf;
-	int first = 1, eof = 0;
 
 	h->open_err = fd < 0 ? errno : 0; /* the open was our argument */
+	if (fd < 0)
+		return;
 	memset(&s, 0, sizeof(s));
 	s.g = g;
 	s.re = re;
 	s.h = h;
 	s.line = 1;
-	rd.fd = fd;
-	if (rd.fd < 0)
-		return;
-	/* O_NONBLOCK stays: it changes nothing for a regular file. */
-	if (fstat(rd.fd, &st) || !S_ISREG(st.st_mode))
+	if (source_open(&f, g, fd, path, h, sc))
 		goto out;
-	if ((unsigned long long)st.st_size > g->max_file) {
-		h->too_big = 1;
-		goto out;
-	}
-	if (o->gz && has_suffix_gz(path)) {
-		rd.gz = gzdopen(rd.fd, "rb");
-		if (!rd.gz)
-			goto out;
-		rd.fd = -1; /* owned by gz now */
-	}
 	if (o->before > 0) {
 		s.before.cap = o->before;
 		s.before.v = calloc((size_t)o->before, sizeof(*s.before.v));
@@ -474,98 +654,12 @@ static void grep_file(const struct grep_cfg *g, struct re *re, int fd,
 			goto out;
 	}
 	/* Multiline needs the whole file: a match may span any lines. */
-	cap = o->multiline ? (size_t)st.st_size + GREP_BLOCK : GREP_BLOCK;
-	if (sc->cap < cap) {
-		free(sc->buf);
-		sc->cap = 0;
-		sc->buf = malloc(cap + 1);
-		if (!sc->buf)
-			goto out;
-		sc->cap = cap;
-	}
-	buf = sc->buf;
-	cap = sc->cap;
-	while (!s.done && !eof) {
-		ssize_t k;
-		size_t done_len;
-
-		if (have == cap && cap >= GREP_LONG && !o->multiline) {
-			/* a line longer than the buffer: search it window by
-			 * window rather than grow */
-			size_t keep;
-			if (!s.lhead && !(s.lhead = malloc(GREP_TEXT_MAX + 4)))
-				break;
-			keep = long_window(&s, buf, have, 0);
-			memmove(buf, buf + keep, have - keep);
-			have -= keep;
-			s.lctx = have;
-			if (should_stop(g))
-				break;
-		} else if (have == cap) {
-			char *nb = realloc(buf, cap * 2 + 1);
-			if (!nb)
-				break;
-			sc->buf = buf = nb;
-			sc->cap = cap *= 2;
-		}
-		k = reader_read(&rd, buf + have, cap - have);
-		if (k < 0)
-			break;
-		total += (unsigned long long)k;
-		if (total > g->max_file) {
-			/* a .gz that inflates past the limit (or a file that
-			 * grew): skipped as a whole, what it matched dropped */
-			h->too_big = 1;
-			hits_clear(h);
-			h->count = 0;
-			break;
-		}
-		/* Reading the size fstat gave is the end: spare the read that
-		 * would return 0 (a growing file is read as it was). */
-		if (k == 0 || (!rd.gz && total >= (unsigned long long)st.st_size))
-			eof = 1;
-		if (first && k > 0) {
-			first = 0;
-			if (bytes_find(buf + have, (size_t)k, 0))
-				break; /* binary */
-		}
-		have += (size_t)k;
-		if (o->multiline) {
-			if (eof)
-				scan_multiline(&s, buf, have);
-			continue;
-		}
-		if (s.inlong) {
-			/* the long line's last window: up to its newline */
-			char *nl = memchr(buf + s.lctx, '\n', have - s.lctx);
-			size_t le = nl ? (size_t)(nl - buf) : have;
-			if (!nl && !eof)
-				continue;
-			long_window(&s, buf, le, 1);
-			long_end(&s);
-			le += nl ? 1 : 0;
-			memmove(buf, buf + le, have - le);
-			have -= le;
-			if (!have || s.done)
-				continue;
-		}
-		if (eof) {
-			done_len = have;
-		} else {
-			char *nl = have ? memrchr(buf, '\n', have) : NULL;
-			if (!nl)
-				continue; /* a line longer than the buffer: grow */
-			done_len = (size_t)(nl - buf) + 1;
-		}
-		if (o->before || o->after || bytes_find(buf, done_len, '\r'))
-			scan_lines(&s, buf, done_len);
-		else
-			scan_block(&s, buf, done_len);
-		memmove(buf, buf + done_len, have - done_len);
-		have -= done_len;
-		if (should_stop(g))
-			break; /* the caller reports a deadline or cancel */
-	}
+	if (scratch_reserve(sc, o->multiline ? (size_t)f.size + GREP_BLOCK : GREP_BLOCK))
+		goto out;
+	if (o->multiline)
+		search_whole(&s, &f);
+	else
+		search_blocks(&s, &f);
 out:
 	free(s.lhead);
 	if (s.before.v) {
@@ -574,27 +668,17 @@ out:
 			free(s.before.v[i].text);
 		free(s.before.v);
 	}
-	if (rd.gz)
-		gzclose_r(rd.gz);
-	if (rd.fd >= 0)
-		close(rd.fd);
+	source_close(&f);
 }
 
 /* ---- the driver: walk, workers, ordered merge ---- */
 
-enum slot_state {
-	SLOT_FREE,
-	SLOT_QUEUED,
-	SLOT_RUNNING,
-	SLOT_DONE
-};
-
 struct grep_run;
-struct slot;
+struct job;
 struct flush_ref {
 	struct grep_run *g;
-	struct slot *sl;
-	int fi; /* the file's place in its slot */
+	struct job *jb;
+	int fi; /* the file's place in its job */
 };
 
 /* A job: up to GREP_BATCH consecutive files of the walk, so workers and
@@ -607,7 +691,7 @@ enum {
 	ENT_ROOT
 };
 
-struct slot {
+struct job {
 	char *paths[GREP_BATCH];
 	size_t rel_off[GREP_BATCH];     /* where the path relative to the walk's root starts */
 	unsigned char kind[GREP_BATCH]; /* ENT_* */
@@ -615,8 +699,7 @@ struct slot {
 	struct flush_ref fl[GREP_BATCH];
 	int n;            /* files in the job */
 	int merged_files; /* files already handed to the output */
-	enum slot_state state;
-	size_t index; /* the job number */
+	size_t index;     /* the job number */
 };
 
 struct grep_run {
@@ -625,15 +708,13 @@ struct grep_run {
 	struct grep_cfg cfg;
 	struct re *re; /* the caller's; workers use clones */
 
-	pthread_mutex_t mu;
+	/* Its lock guards the merge and what it touches (errors, spares,
+	 * the result) as well as the jobs. */
+	struct slots ring;
+	struct job jobs[GREP_RING];
 	struct walk_errors errors; /* with the merge: in walk order */
-	pthread_cond_t work, done, space;
-	struct slot ring[GREP_RING];
-	size_t queued, taken, merged; /* job counters */
-	int idle;                     /* workers waiting for a job */
-	int filling;                  /* the walk is filling ring[queued] */
-	int finished;                 /* no more jobs will be queued */
-	volatile int stop;            /* the cap was reached, or an error */
+	int filling;               /* the walk is filling the next job */
+	volatile int stop;         /* the cap was reached, or an error */
 	int nthreads;
 	int rootfd; /* the walk's root, opened beneath the root */
 	int croot;  /* confined: the workspace root, O_PATH */
@@ -783,31 +864,30 @@ static void merge_file(struct grep_run *g, const char *path, struct hits *h)
 	}
 }
 
-/* Merge the slot's files before file number upto (lock held). */
-static void merge_upto(struct grep_run *g, struct slot *sl, int upto)
+/* Merge the job's files before file number upto (lock held). */
+static void merge_upto(struct grep_run *g, struct job *jb, int upto)
 {
-	for (; sl->merged_files < upto; sl->merged_files++) {
-		merge_file(g, sl->paths[sl->merged_files], &sl->h[sl->merged_files]);
-		hits_release(g, &sl->h[sl->merged_files]);
+	for (; jb->merged_files < upto; jb->merged_files++) {
+		merge_file(g, jb->paths[jb->merged_files], &jb->h[jb->merged_files]);
+		hits_release(g, &jb->h[jb->merged_files]);
 	}
 }
 
 /* A running file holds too much: wait for its job's turn at the head of
  * the merge order, then emit what it holds (the rest follows later). */
-static void flush_slot(struct hits *h, void *arg)
+static void flush_job(struct hits *h, void *arg)
 {
 	struct flush_ref *f = arg;
 	struct grep_run *g = f->g;
 
-	pthread_mutex_lock(&g->mu);
-	while (g->merged != f->sl->index && !g->stop)
-		pthread_cond_wait(&g->space, &g->mu);
+	slots_lock(&g->ring);
+	slots_wait_turn(&g->ring, f->jb->index);
 	if (!g->stop) {
-		merge_upto(g, f->sl, f->fi);
-		merge_file(g, f->sl->paths[f->fi], h);
+		merge_upto(g, f->jb, f->fi);
+		merge_file(g, f->jb->paths[f->fi], h);
 	}
 	hits_clear(h);
-	pthread_mutex_unlock(&g->mu);
+	slots_unlock(&g->ring);
 }
 
 /* Open a file the walk found, for reading, without leaving the workspace
@@ -837,90 +917,77 @@ static void *worker(void *arg)
 	struct grep_run *g = arg;
 	struct re *re = re_clone(g->re);
 	struct scratch sc = {NULL, 0};
+	size_t j;
 
-	pthread_mutex_lock(&g->mu);
-	for (;;) {
-		struct slot *sl;
+	slots_lock(&g->ring);
+	while (!slots_take(&g->ring, &j)) {
+		struct job *jb = &g->jobs[j % GREP_RING];
 		int i;
 
-		while (g->taken == g->queued && !g->finished && !g->stop) {
-			g->idle++;
-			pthread_cond_wait(&g->work, &g->mu);
-			g->idle--;
-		}
-		if (g->taken == g->queued || g->stop)
-			break;
-		sl = &g->ring[g->taken % GREP_RING];
-		sl->index = g->taken++;
-		sl->state = SLOT_RUNNING;
-		for (i = 0; i < sl->n; i++)
-			hits_take(g, &sl->h[i]);
-		pthread_mutex_unlock(&g->mu);
-		for (i = 0; i < sl->n && !g->stop; i++) {
+		jb->index = j;
+		for (i = 0; i < jb->n; i++)
+			hits_take(g, &jb->h[i]);
+		slots_unlock(&g->ring);
+		for (i = 0; i < jb->n && !g->stop; i++) {
 			if (g->o->emit) {
-				sl->fl[i].g = g;
-				sl->fl[i].sl = sl;
-				sl->fl[i].fi = i;
-				sl->h[i].flush = flush_slot;
-				sl->h[i].flush_arg = &sl->fl[i];
+				jb->fl[i].g = g;
+				jb->fl[i].jb = jb;
+				jb->fl[i].fi = i;
+				jb->h[i].flush = flush_job;
+				jb->h[i].flush_arg = &jb->fl[i];
 			}
 			if (re)
 				grep_file(&g->cfg, re,
-					  open_entry(g, sl->paths[i], sl->rel_off[i], sl->kind[i]),
-					  sl->paths[i], &sl->h[i], &sc);
+					  open_entry(g, jb->paths[i], jb->rel_off[i], jb->kind[i]),
+					  jb->paths[i], &jb->h[i], &sc);
 			else
-				sl->h[i].oom = 1;
+				jb->h[i].oom = 1;
 		}
-		pthread_mutex_lock(&g->mu);
-		sl->state = SLOT_DONE;
-		pthread_cond_broadcast(&g->done);
+		slots_lock(&g->ring);
+		slots_complete(&g->ring, j);
 	}
-	pthread_mutex_unlock(&g->mu);
+	slots_unlock(&g->ring);
 	free(sc.buf);
 	re_free(re);
 	return NULL;
 }
 
-/* Merge finished slots in order (lock held). wait: block until the next
- * slot is done. */
+/* Merge the oldest job if it is finished, and free its place (lock
+ * held). wait: block until it is. 0: none was. */
+static int merge_head(struct grep_run *g, int wait)
+{
+	struct job *jb;
+	size_t j;
+	int head = slots_head(&g->ring, wait, &j), i;
+
+	if (head == SLOTS_NONE)
+		return 0;
+	jb = &g->jobs[j % GREP_RING];
+	/* A job never started (the search stopped) has nothing. */
+	if (head == SLOTS_DONE)
+		merge_upto(g, jb, jb->n);
+	for (i = 0; i < jb->n; i++) {
+		hits_release(g, &jb->h[i]);
+		free(jb->paths[i]);
+		jb->paths[i] = NULL;
+	}
+	jb->n = jb->merged_files = 0;
+	slots_retire(&g->ring);
+	return 1;
+}
+
+/* Merge finished jobs in order (lock held). wait: every queued job. */
 static void drain(struct grep_run *g, int wait)
 {
-	while (g->merged < g->queued) {
-		struct slot *sl = &g->ring[g->merged % GREP_RING];
-		int i;
-
-		if (sl->state != SLOT_DONE && !(sl->state == SLOT_QUEUED && g->stop)) {
-			if (!wait)
-				return;
-			pthread_cond_wait(&g->done, &g->mu);
-			continue;
-		}
-		/* A job never started (the search stopped) has nothing. */
-		if (sl->state == SLOT_DONE)
-			merge_upto(g, sl, sl->n);
-		for (i = 0; i < sl->n; i++) {
-			hits_release(g, &sl->h[i]);
-			free(sl->paths[i]);
-			sl->paths[i] = NULL;
-		}
-		sl->n = sl->merged_files = 0;
-		sl->state = SLOT_FREE;
-		g->merged++;
-		pthread_cond_broadcast(&g->space);
-	}
+	while (merge_head(g, wait))
+		;
 }
 
 /* Queue the job being filled (lock held). */
 static void publish(struct grep_run *g)
 {
-	struct slot *sl = &g->ring[g->queued % GREP_RING];
-
-	if (!sl->n)
-		return;
-	sl->state = SLOT_QUEUED;
-	g->queued++;
-	if (g->idle)
-		pthread_cond_signal(&g->work);
+	if (g->jobs[slots_next(&g->ring) % GREP_RING].n)
+		slots_publish(&g->ring);
 }
 
 static int include_ok(const struct wfs_grep_opts *o, const struct walk_ent *e)
@@ -966,7 +1033,7 @@ static void flush_now(struct hits *h, void *arg)
 	struct flush_ref *f = arg;
 
 	if (!f->g->stop)
-		merge_file(f->g, f->sl->paths[0], h);
+		merge_file(f->g, f->jb->paths[0], h);
 	hits_clear(h);
 }
 
@@ -977,10 +1044,10 @@ static void walk_failed(void *arg, const char *path, int err)
 	struct grep_run *g = arg;
 
 	if (g->nthreads)
-		pthread_mutex_lock(&g->mu);
+		slots_lock(&g->ring);
 	walk_error_add(g->c, &g->errors, path, err);
 	if (g->nthreads)
-		pthread_mutex_unlock(&g->mu);
+		slots_unlock(&g->ring);
 }
 
 static int visit(void *arg, const struct walk_ent *e)
@@ -988,7 +1055,7 @@ static int visit(void *arg, const struct walk_ent *e)
 	struct grep_run *g = arg;
 	int kind = !e->depth ? ENT_ROOT : e->type == WALK_LINK ? ENT_LINK
 							       : ENT_FILE;
-	struct slot *sl;
+	struct job *jb;
 
 	if (g->stop)
 		return WALK_STOP;
@@ -1000,14 +1067,14 @@ static int visit(void *arg, const struct walk_ent *e)
 		return -1;
 	if (!g->nthreads) {
 		struct hits h;
-		struct slot one;
+		struct job one;
 		memset(&h, 0, sizeof(h));
 		hits_take(g, &h);
 		if (g->o->emit) {
 			h.flush = flush_now;
 			h.flush_arg = &one.fl[0];
 			one.fl[0].g = g;
-			one.fl[0].sl = &one;
+			one.fl[0].jb = &one;
 			one.paths[0] = (char *)e->path;
 		}
 		/* one thread: the file by name in its directory's descriptor */
@@ -1020,33 +1087,30 @@ static int visit(void *arg, const struct walk_ent *e)
 		hits_release(g, &h);
 		return g->stop ? WALK_STOP : WALK_CONTINUE;
 	}
-	sl = &g->ring[g->queued % GREP_RING];
+	jb = &g->jobs[slots_next(&g->ring) % GREP_RING];
 	if (!g->filling) {
-		/* A new job: wait until its place in the ring is free. */
-		pthread_mutex_lock(&g->mu);
-		while (g->queued - g->merged >= GREP_RING && !g->stop) {
-			drain(g, 0);
-			if (g->queued - g->merged >= GREP_RING)
-				pthread_cond_wait(&g->done, &g->mu);
-		}
-		pthread_mutex_unlock(&g->mu);
+		/* A new job: its place is free once the job there is merged. */
+		slots_lock(&g->ring);
+		while (slots_full(&g->ring) && !g->stop)
+			merge_head(g, 1);
+		slots_unlock(&g->ring);
 		if (g->stop)
 			return WALK_STOP;
-		memset(sl->h, 0, sizeof(sl->h));
-		sl->n = sl->merged_files = 0;
+		memset(jb->h, 0, sizeof(jb->h));
+		jb->n = jb->merged_files = 0;
 		g->filling = 1;
 	}
-	sl->paths[sl->n] = strdup(e->path);
-	sl->rel_off[sl->n] = (size_t)(e->rel - e->path);
-	sl->kind[sl->n] = (unsigned char)kind;
-	if (!sl->paths[sl->n])
-		sl->h[sl->n].oom = 1;
-	if (++sl->n == GREP_BATCH) {
-		pthread_mutex_lock(&g->mu);
+	jb->paths[jb->n] = strdup(e->path);
+	jb->rel_off[jb->n] = (size_t)(e->rel - e->path);
+	jb->kind[jb->n] = (unsigned char)kind;
+	if (!jb->paths[jb->n])
+		jb->h[jb->n].oom = 1;
+	if (++jb->n == GREP_BATCH) {
+		slots_lock(&g->ring);
 		g->filling = 0;
 		publish(g);
 		drain(g, 0);
-		pthread_mutex_unlock(&g->mu);
+		slots_unlock(&g->ring);
 	}
 	return g->stop ? WALK_STOP : WALK_CONTINUE;
 }
@@ -1123,7 +1187,8 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	if (walk_open_root(c, "grep", o->path, O_RDONLY | O_NONBLOCK, &rootfd))
 		return -1;
 	g = calloc(1, sizeof(*g));
-	if (!g) {
+	if (!g || slots_init(&g->ring, GREP_RING, &g->stop)) {
+		free(g);
 		if (rootfd >= 0)
 			close(rootfd);
 		return wfs_fail(c, "grep: out of memory");
@@ -1134,6 +1199,7 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	if (!g->re) {
 		if (rootfd >= 0)
 			close(rootfd);
+		slots_destroy(&g->ring);
 		free(g);
 		return wfs_fail(c, "%s", err);
 	}
@@ -1149,10 +1215,6 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	g->cfg.max_file = c->set->max_file;
 	/* A file can contribute at most the cap; context needs no more. */
 	g->cfg.per_file = o->count ? 0 : o->max;
-	pthread_mutex_init(&g->mu, NULL);
-	pthread_cond_init(&g->work, NULL);
-	pthread_cond_init(&g->done, NULL);
-	pthread_cond_init(&g->space, NULL);
 	/* One file, or one core: no threads. */
 	g->nthreads = nthreads;
 	if (g->nthreads <= 1 || rootfd < 0 || fstat(rootfd, &st) || !S_ISDIR(st.st_mode))
@@ -1168,16 +1230,15 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 	wo.on_error = walk_failed;
 	if (rootfd >= 0 && wfs_walk(c, o->path, rootfd, &wo, visit, g))
 		rc = -1;
-	pthread_mutex_lock(&g->mu);
+	slots_lock(&g->ring);
 	if (rc)
 		g->stop = 1;
 	if (g->filling)
 		publish(g);
 	g->filling = 0;
-	g->finished = 1;
-	pthread_cond_broadcast(&g->work);
+	slots_close(&g->ring);
 	drain(g, 1);
-	pthread_mutex_unlock(&g->mu);
+	slots_unlock(&g->ring);
 	for (i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
 	/* a file cut short by the deadline: the walk may have ended first */
@@ -1198,10 +1259,7 @@ int wfs_grep(struct wfs_ctx *c, const struct wfs_grep_opts *o,
 		close(g->croot);
 	while (g->nspare)
 		hits_free(&g->spare[--g->nspare]);
-	pthread_mutex_destroy(&g->mu);
-	pthread_cond_destroy(&g->work);
-	pthread_cond_destroy(&g->done);
-	pthread_cond_destroy(&g->space);
+	slots_destroy(&g->ring);
 	free(g);
 	return rc;
 }

@@ -5,7 +5,8 @@
  * one-stream gzip), each ended on a byte boundary so the compressed blocks
  * concatenate into one valid deflate stream, CRCs combined in order.
  * The caller's thread fills blocks and writes finished ones in order;
- * workers only compress. A slot ring bounds the blocks in flight.
+ * workers only compress. An ordered ring (slots.h) bounds the blocks in
+ * flight and gives them back in input order.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,20 +18,11 @@
 #include <zlib.h>
 #include "buf.h"
 #include "gzpar.h"
+#include "slots.h"
 
-enum {
-	SLOT_FREE,
-	SLOT_FILLING,
-	SLOT_READY,
-	SLOT_BUSY,
-	SLOT_DONE,
-	SLOT_FAILED
-};
-
-struct slot {
-	int state;
+struct block {
 	int last;
-	long long seq;
+	int failed; /* deflate failed (out of memory) */
 	unsigned char *in;
 	size_t in_len;
 	unsigned char *dict;
@@ -40,22 +32,18 @@ struct slot {
 	unsigned long crc;
 };
 
-struct gzw {
-	pthread_mutex_t mu;
-	pthread_cond_t work, done;
-	struct slot *slots;
-	int nslot;
+struct gzpar_writer {
+	struct slots ring; /* block j in blocks[j % nblock] */
+	struct block *blocks;
+	int nblock;
 	int nthreads; /* workers running; 0: compress inline */
 	pthread_t th[GZPAR_MAX_THREADS];
-	int stop;
+	volatile int stop;
 	int level;
 	z_stream inline_z;
 	int inline_ready;
-	long long fill_seq;  /* block being filled */
-	long long take_seq;  /* next block a worker takes */
-	long long write_seq; /* next block to write out */
-	struct slot *cur;
-	gz_sink_fn sink;
+	struct block *cur; /* being filled: block slots_next(&ring) */
+	gzpar_sink_fn sink;
 	void *arg;
 	unsigned long crc;
 	unsigned long long in_bytes, out_bytes;
@@ -63,7 +51,7 @@ struct gzw {
 	char err[256];
 };
 
-int gz_default_threads(void)
+int gzpar_default_threads(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -74,7 +62,7 @@ int gz_default_threads(void)
 	return (int)n;
 }
 
-static void set_err(struct gzw *g, const char *fmt, const char *detail)
+static void set_err(struct gzpar_writer *g, const char *fmt, const char *detail)
 {
 	if (g->failed)
 		return;
@@ -83,7 +71,7 @@ static void set_err(struct gzw *g, const char *fmt, const char *detail)
 }
 
 /* Deflate one block into its out buffer. 0, or -1 (zlib failed). */
-static int compress_block(z_stream *z, struct slot *s)
+static int compress_block(z_stream *z, struct block *s)
 {
 	int flush = s->last ? Z_FINISH : Z_SYNC_FLUSH, ret;
 
@@ -128,35 +116,27 @@ static int deflate_init(z_stream *z, int level)
 
 static void *worker(void *arg)
 {
-	struct gzw *g = arg;
+	struct gzpar_writer *g = arg;
 	z_stream z;
 	int ok = deflate_init(&z, g->level) == Z_OK;
+	size_t j;
 
-	pthread_mutex_lock(&g->mu);
-	for (;;) {
-		struct slot *s = &g->slots[g->take_seq % g->nslot];
+	slots_lock(&g->ring);
+	while (!slots_take(&g->ring, &j)) {
+		struct block *b = &g->blocks[j % g->nblock];
 
-		if (g->stop)
-			break;
-		if (s->state != SLOT_READY || s->seq != g->take_seq) {
-			pthread_cond_wait(&g->work, &g->mu);
-			continue;
-		}
-		g->take_seq++;
-		s->state = SLOT_BUSY;
-		pthread_mutex_unlock(&g->mu);
-		int r = ok ? compress_block(&z, s) : -1;
-		pthread_mutex_lock(&g->mu);
-		s->state = r ? SLOT_FAILED : SLOT_DONE;
-		pthread_cond_broadcast(&g->done);
+		slots_unlock(&g->ring);
+		b->failed = ok ? compress_block(&z, b) : -1;
+		slots_lock(&g->ring);
+		slots_complete(&g->ring, j);
 	}
-	pthread_mutex_unlock(&g->mu);
+	slots_unlock(&g->ring);
 	if (ok)
 		deflateEnd(&z);
 	return NULL;
 }
 
-static int sink_write(struct gzw *g, const void *p, size_t n)
+static int sink_write(struct gzpar_writer *g, const void *p, size_t n)
 {
 	if (g->failed)
 		return -1;
@@ -168,7 +148,7 @@ static int sink_write(struct gzw *g, const void *p, size_t n)
 	return 0;
 }
 
-static int write_header(struct gzw *g)
+static int write_header(struct gzpar_writer *g)
 {
 	unsigned char h[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
 
@@ -179,86 +159,95 @@ static int write_header(struct gzw *g)
 	return sink_write(g, h, sizeof(h));
 }
 
-/* Write finished blocks in order; with WAIT, block until every block
- * before seq `upto` is written. */
-static int drain(struct gzw *g, long long upto, int wait)
+/* Write the oldest block once it is compressed; wait: block until it
+ * is. 1: written; 0: none was; -1: error. */
+static int write_head(struct gzpar_writer *g, int wait)
 {
-	while (g->write_seq < upto) {
-		struct slot *s = &g->slots[g->write_seq % g->nslot];
+	struct block *b;
+	size_t j;
+	int head;
 
-		pthread_mutex_lock(&g->mu);
-		while (wait && (s->state == SLOT_READY || s->state == SLOT_BUSY))
-			pthread_cond_wait(&g->done, &g->mu);
-		int state = s->state;
-		pthread_mutex_unlock(&g->mu);
-		if (state == SLOT_FAILED) {
-			set_err(g, "gzip: deflate failed%s", " (out of memory?)");
-			return -1;
-		}
-		if (state != SLOT_DONE)
-			return 0;
-		if (sink_write(g, s->out, s->out_len))
-			return -1;
-		g->crc = crc32_combine(g->crc, s->crc, (z_off_t)s->in_len);
-		g->write_seq++;
-		pthread_mutex_lock(&g->mu);
-		s->state = SLOT_FREE;
-		pthread_mutex_unlock(&g->mu);
+	slots_lock(&g->ring);
+	head = slots_head(&g->ring, wait, &j);
+	slots_unlock(&g->ring);
+	if (head != SLOTS_DONE)
+		return 0;
+	b = &g->blocks[j % g->nblock];
+	if (b->failed) {
+		set_err(g, "gzip: deflate failed%s", " (out of memory?)");
+		return -1;
 	}
-	return 0;
+	if (sink_write(g, b->out, b->out_len))
+		return -1;
+	g->crc = crc32_combine(g->crc, b->crc, (z_off_t)b->in_len);
+	slots_lock(&g->ring);
+	slots_retire(&g->ring);
+	slots_unlock(&g->ring);
+	return 1;
+}
+
+/* Write finished blocks in order; wait: every block handed out. */
+static int drain(struct gzpar_writer *g, int wait)
+{
+	int r;
+
+	while ((r = write_head(g, wait)) > 0)
+		;
+	return r;
 }
 
 /* Hand the filled block to a worker (or compress it here). */
-static int submit(struct gzw *g, int last)
+static int submit(struct gzpar_writer *g, int last)
 {
-	struct slot *s = g->cur;
+	struct block *b = g->cur;
+	size_t j;
 
-	s->last = last;
+	b->last = last;
 	g->cur = NULL;
-	g->fill_seq++;
+	slots_lock(&g->ring);
+	slots_publish(&g->ring);
 	if (!g->nthreads) {
-		s->state = compress_block(&g->inline_z, s) ? SLOT_FAILED : SLOT_DONE;
-		return drain(g, g->fill_seq, 0);
+		/* no worker: this thread is one (the lock is nobody else's) */
+		slots_take(&g->ring, &j);
+		b->failed = compress_block(&g->inline_z, b);
+		slots_complete(&g->ring, j);
 	}
-	pthread_mutex_lock(&g->mu);
-	s->state = SLOT_READY;
-	pthread_cond_signal(&g->work);
-	pthread_mutex_unlock(&g->mu);
-	return drain(g, g->fill_seq, 0);
+	slots_unlock(&g->ring);
+	return drain(g, 0);
 }
 
-/* Take the next slot for filling, writing out its old block first. */
-static int start_block(struct gzw *g)
+/* Take the next block for filling, once the one that had its place is
+ * written. */
+static int start_block(struct gzpar_writer *g)
 {
-	struct slot *s = &g->slots[g->fill_seq % g->nslot];
+	size_t j = slots_next(&g->ring);
+	struct block *b = &g->blocks[j % g->nblock];
 
-	if (drain(g, g->fill_seq - g->nslot + 1, 1))
-		return -1;
-	pthread_mutex_lock(&g->mu); /* workers scan states under the lock */
-	s->state = SLOT_FILLING;
-	s->seq = g->fill_seq;
-	pthread_mutex_unlock(&g->mu);
-	s->in_len = 0;
-	s->dict_len = 0;
-	if (g->fill_seq > 0) {
-		/* The previous block is full (only the last may be short). */
-		struct slot *p = &g->slots[(g->fill_seq - 1) % g->nslot];
-		memcpy(s->dict, p->in + p->in_len - GZPAR_DICT, GZPAR_DICT);
-		s->dict_len = GZPAR_DICT;
+	while (slots_full(&g->ring)) {
+		if (write_head(g, 1) <= 0)
+			return -1;
 	}
-	g->cur = s;
+	b->in_len = 0;
+	b->dict_len = 0;
+	if (j > 0) {
+		/* The previous block is full (only the last may be short). */
+		struct block *p = &g->blocks[(j - 1) % g->nblock];
+		memcpy(b->dict, p->in + p->in_len - GZPAR_DICT, GZPAR_DICT);
+		b->dict_len = GZPAR_DICT;
+	}
+	g->cur = b;
 	return 0;
 }
 
-static int alloc_slots(struct gzw *g)
+static int alloc_blocks(struct gzpar_writer *g)
 {
 	int i;
 
-	g->slots = calloc((size_t)g->nslot, sizeof(*g->slots));
-	if (!g->slots)
+	g->blocks = calloc((size_t)g->nblock, sizeof(*g->blocks));
+	if (!g->blocks)
 		return -1;
-	for (i = 0; i < g->nslot; i++) {
-		struct slot *s = &g->slots[i];
+	for (i = 0; i < g->nblock; i++) {
+		struct block *s = &g->blocks[i];
 		s->out_cap = GZPAR_BLOCK + GZPAR_BLOCK / 8 + 1024;
 		s->in = malloc(GZPAR_BLOCK);
 		s->dict = malloc(GZPAR_DICT);
@@ -269,9 +258,9 @@ static int alloc_slots(struct gzw *g)
 	return 0;
 }
 
-struct gzw *gzw_open(int level, int threads, gz_sink_fn sink, void *arg)
+struct gzpar_writer *gzpar_writer_open(int level, int threads, gzpar_sink_fn sink, void *arg)
 {
-	struct gzw *g = calloc(1, sizeof(*g));
+	struct gzpar_writer *g = calloc(1, sizeof(*g));
 	int i;
 
 	if (!g)
@@ -279,18 +268,19 @@ struct gzw *gzw_open(int level, int threads, gz_sink_fn sink, void *arg)
 	if (level < 0 || level > 9)
 		level = 6;
 	if (threads <= 0)
-		threads = gz_default_threads();
+		threads = gzpar_default_threads();
 	if (threads > GZPAR_MAX_THREADS)
 		threads = GZPAR_MAX_THREADS;
 	g->level = level;
 	g->sink = sink;
 	g->arg = arg;
 	g->crc = crc32(0, NULL, 0);
-	g->nslot = threads > 1 ? 2 * threads + 2 : 2;
-	pthread_mutex_init(&g->mu, NULL);
-	pthread_cond_init(&g->work, NULL);
-	pthread_cond_init(&g->done, NULL);
-	if (alloc_slots(g))
+	g->nblock = threads > 1 ? 2 * threads + 2 : 2;
+	if (slots_init(&g->ring, (size_t)g->nblock, &g->stop)) {
+		free(g);
+		return NULL;
+	}
+	if (alloc_blocks(g))
 		goto fail;
 	if (deflate_init(&g->inline_z, level) != Z_OK)
 		goto fail;
@@ -302,11 +292,11 @@ struct gzw *gzw_open(int level, int threads, gz_sink_fn sink, void *arg)
 	}
 	return g;
 fail:
-	gzw_free(g);
+	gzpar_writer_free(g);
 	return NULL;
 }
 
-int gzw_write(struct gzw *g, const void *p, size_t n)
+int gzpar_writer_write(struct gzpar_writer *g, const void *p, size_t n)
 {
 	const unsigned char *b = p;
 
@@ -331,7 +321,7 @@ int gzw_write(struct gzw *g, const void *p, size_t n)
 	return 0;
 }
 
-int gzw_finish(struct gzw *g)
+int gzpar_writer_finish(struct gzpar_writer *g)
 {
 	unsigned char t[8];
 	int i;
@@ -342,7 +332,7 @@ int gzw_finish(struct gzw *g)
 		return -1;
 	if (!g->cur && start_block(g))
 		return -1;
-	if (submit(g, 1) || drain(g, g->fill_seq, 1))
+	if (submit(g, 1) || drain(g, 1))
 		return -1;
 	for (i = 0; i < 4; i++) {
 		t[i] = (unsigned char)(g->crc >> (8 * i));
@@ -352,16 +342,14 @@ int gzw_finish(struct gzw *g)
 	return sink_write(g, t, sizeof(t));
 }
 
-int gzw_reset(struct gzw *g, gz_sink_fn sink, void *arg)
+int gzpar_writer_reset(struct gzpar_writer *g, gzpar_sink_fn sink, void *arg)
 {
-	int i;
-
 	/* Workers may still hold blocks of an unfinished stream. */
 	if (g->nthreads && !g->finished)
 		return -1;
-	for (i = 0; i < g->nslot; i++)
-		g->slots[i].state = SLOT_FREE;
-	g->fill_seq = g->take_seq = g->write_seq = 0;
+	slots_lock(&g->ring);
+	slots_reset(&g->ring);
+	slots_unlock(&g->ring);
 	g->cur = NULL;
 	g->sink = sink;
 	g->arg = arg;
@@ -372,67 +360,65 @@ int gzw_reset(struct gzw *g, gz_sink_fn sink, void *arg)
 	return 0;
 }
 
-const char *gzw_error(const struct gzw *g)
+const char *gzpar_writer_error(const struct gzpar_writer *g)
 {
 	return g->err;
 }
 
-unsigned long long gzw_out_bytes(const struct gzw *g)
+unsigned long long gzpar_writer_out_bytes(const struct gzpar_writer *g)
 {
 	return g->out_bytes;
 }
 
-void gzw_free(struct gzw *g)
+void gzpar_writer_free(struct gzpar_writer *g)
 {
 	int i;
 
 	if (!g)
 		return;
-	pthread_mutex_lock(&g->mu);
+	slots_lock(&g->ring);
 	g->stop = 1;
-	pthread_cond_broadcast(&g->work);
-	pthread_mutex_unlock(&g->mu);
+	slots_wake(&g->ring);
+	slots_unlock(&g->ring);
 	for (i = 0; i < g->nthreads; i++)
 		pthread_join(g->th[i], NULL);
 	if (g->inline_ready)
 		deflateEnd(&g->inline_z);
-	for (i = 0; g->slots && i < g->nslot; i++) {
-		free(g->slots[i].in);
-		free(g->slots[i].dict);
-		free(g->slots[i].out);
+	for (i = 0; g->blocks && i < g->nblock; i++) {
+		free(g->blocks[i].in);
+		free(g->blocks[i].dict);
+		free(g->blocks[i].out);
 	}
-	free(g->slots);
-	pthread_mutex_destroy(&g->mu);
-	pthread_cond_destroy(&g->work);
-	pthread_cond_destroy(&g->done);
+	free(g->blocks);
+	slots_destroy(&g->ring);
 	free(g);
 }
 
 /* ---- reader ---- */
 
 enum {
-	GZR_MEMBER,
-	GZR_BETWEEN,
-	GZR_END,
-	GZR_FAILED
+	READ_MEMBER,
+	READ_BETWEEN,
+	READ_END,
+	READ_FAILED
 };
 
-struct gzr {
+struct gzpar_reader {
 	z_stream z;
 	int zinit;
 	int state;
 	int members;
 	int eof;
-	gz_source_fn src;
+	gzpar_source_fn src;
 	void *arg;
 	unsigned long long limit, out_bytes, in_bytes;
 	char err[256];
 	unsigned char in[65536];
 };
 
-struct gzr *gzr_open(gz_source_fn src, void *arg, unsigned long long limit)
+struct gzpar_reader *gzpar_reader_open(gzpar_source_fn src, void *arg, unsigned long long limit)
 {
-	struct gzr *z = calloc(1, sizeof(*z));
+	struct gzpar_reader *z = calloc(1, sizeof(*z));
 
 	if (!z)
 		return NULL;
@@ -449,21 +435,21 @@ struct gzr *gzr_open(gz_source_fn src, void *arg, unsigned long long limit)
 	return z;
 }
 
-static ssize_t gzr_fail(struct gzr *z, const char *fmt, ...)
+static ssize_t reader_fail(struct gzpar_reader *z, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static ssize_t gzr_fail(struct gzr *z, const char *fmt, ...)
+static ssize_t reader_fail(struct gzpar_reader *z, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(z->err, sizeof(z->err), fmt, ap);
 	va_end(ap);
-	z->state = GZR_FAILED;
+	z->state = READ_FAILED;
 	return -1;
 }
 
 /* More input into z->in when it is used up. 0, 1 at end, -1 error. */
-static int refill(struct gzr *z)
+static int refill(struct gzpar_reader *z)
 {
 	ssize_t n;
 
@@ -475,7 +461,7 @@ static int refill(struct gzr *z)
 		n = z->src(z->arg, z->in, sizeof(z->in));
 	while (n < 0 && errno == EINTR);
 	if (n < 0) {
-		gzr_fail(z, "gzip: reading the input: %s", strerror(errno));
+		reader_fail(z, "gzip: reading the input: %s", strerror(errno));
 		return -1;
 	}
 	if (n == 0) {
@@ -489,19 +475,19 @@ static int refill(struct gzr *z)
 }
 
 /* After a member: another member, zero padding, or the end. */
-static int between(struct gzr *z)
+static int between(struct gzpar_reader *z)
 {
 	for (;;) {
 		int r = refill(z);
 		if (r < 0)
 			return -1;
 		if (r > 0) {
-			z->state = GZR_END;
+			z->state = READ_END;
 			return 0;
 		}
 		if (z->z.next_in[0] == 0x1f) {
 			inflateReset(&z->z);
-			z->state = GZR_MEMBER;
+			z->state = READ_MEMBER;
 			return 0;
 		}
 		while (z->z.avail_in && z->z.next_in[0] == 0) {
@@ -509,19 +495,19 @@ static int between(struct gzr *z)
 			z->z.avail_in--;
 		}
 		if (z->z.avail_in)
-			return (int)gzr_fail(z, "gzip: trailing garbage after member %d (offset %llu)",
-					     z->members, z->in_bytes - z->z.avail_in);
+			return (int)reader_fail(z, "gzip: trailing garbage after member %d (offset %llu)",
+						z->members, z->in_bytes - z->z.avail_in);
 	}
 }
 
-ssize_t gzr_read(struct gzr *z, void *p, size_t n)
+ssize_t gzpar_reader_read(struct gzpar_reader *z, void *p, size_t n)
 {
 	for (;;) {
-		if (z->state == GZR_FAILED)
+		if (z->state == READ_FAILED)
 			return -1;
-		if (z->state == GZR_END || !n)
+		if (z->state == READ_END || !n)
 			return 0;
-		if (z->state == GZR_BETWEEN) {
+		if (z->state == READ_BETWEEN) {
 			if (between(z))
 				return -1;
 			continue;
@@ -531,9 +517,9 @@ ssize_t gzr_read(struct gzr *z, void *p, size_t n)
 			return -1;
 		if (r > 0) {
 			if (!z->members && !z->in_bytes)
-				return gzr_fail(z, "gzip: empty input, not a gzip stream");
-			return gzr_fail(z, "gzip: truncated stream: member %d ends early, after %llu bytes of output",
-					z->members + 1, z->out_bytes);
+				return reader_fail(z, "gzip: empty input, not a gzip stream");
+			return reader_fail(z, "gzip: truncated stream: member %d ends early, after %llu bytes of output",
+					   z->members + 1, z->out_bytes);
 		}
 		/* Room for one byte past the limit, to see it crossed. */
 		size_t room = n;
@@ -546,39 +532,39 @@ ssize_t gzr_read(struct gzr *z, void *p, size_t n)
 		size_t got = before - z->z.avail_out;
 		z->out_bytes += got;
 		if (z->limit && z->out_bytes > z->limit)
-			return gzr_fail(z, "gzip: decompressed data exceeds the limit of %llu bytes (a gzip bomb?)",
-					z->limit);
+			return reader_fail(z, "gzip: decompressed data exceeds the limit of %llu bytes (a gzip bomb?)",
+					   z->limit);
 		if (ret == Z_STREAM_END) {
 			z->members++;
-			z->state = GZR_BETWEEN;
+			z->state = READ_BETWEEN;
 		} else if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT) {
-			return gzr_fail(z, "gzip: corrupt data in member %d after %llu bytes of output: %s",
-					z->members + 1, z->out_bytes,
-					z->z.msg ? z->z.msg : "invalid deflate data");
+			return reader_fail(z, "gzip: corrupt data in member %d after %llu bytes of output: %s",
+					   z->members + 1, z->out_bytes,
+					   z->z.msg ? z->z.msg : "invalid deflate data");
 		} else if (ret == Z_MEM_ERROR) {
-			return gzr_fail(z, "gzip: out of memory");
+			return reader_fail(z, "gzip: out of memory");
 		}
 		if (got)
 			return (ssize_t)got;
 	}
 }
 
-const char *gzr_error(const struct gzr *z)
+const char *gzpar_reader_error(const struct gzpar_reader *z)
 {
 	return z->err;
 }
 
-unsigned long long gzr_out_bytes(const struct gzr *z)
+unsigned long long gzpar_reader_out_bytes(const struct gzpar_reader *z)
 {
 	return z->out_bytes;
 }
 
-unsigned long long gzr_in_bytes(const struct gzr *z)
+unsigned long long gzpar_reader_in_bytes(const struct gzpar_reader *z)
 {
 	return z->in_bytes;
 }
 
-void gzr_free(struct gzr *z)
+void gzpar_reader_free(struct gzpar_reader *z)
 {
 	if (!z)
 		return;
@@ -595,12 +581,12 @@ static int buf_sink(void *arg, const void *p, size_t n)
 	return ((struct buf *)arg)->oom ? -1 : 0;
 }
 
-int gz_buf(const void *p, size_t n, struct buf *out)
+int gzpar_gzip_buf(const void *p, size_t n, struct buf *out)
 {
-	struct gzw *g = gzw_open(6, 1, buf_sink, out);
-	int rc = !g || gzw_write(g, p, n) || gzw_finish(g) ? -1 : 0;
+	struct gzpar_writer *g = gzpar_writer_open(6, 1, buf_sink, out);
+	int rc = !g || gzpar_writer_write(g, p, n) || gzpar_writer_finish(g) ? -1 : 0;
 
-	gzw_free(g);
+	gzpar_writer_free(g);
 	return rc;
 }
 
@@ -621,17 +607,17 @@ static ssize_t mem_source(void *arg, void *p, size_t n)
 	return (ssize_t)n;
 }
 
-int gunzip_buf(const void *p, size_t n, unsigned long long limit,
-	       struct buf *out, char *err, size_t errlen)
+int gzpar_gunzip_buf(const void *p, size_t n, unsigned long long limit,
+		     struct buf *out, char *err, size_t errlen)
 {
 	struct mem_src m = {p, n};
-	struct gzr *z = gzr_open(mem_source, &m, limit);
+	struct gzpar_reader *z = gzpar_reader_open(mem_source, &m, limit);
 	char tmp[16384];
 	ssize_t got = -1;
 
-	while (z && (got = gzr_read(z, tmp, sizeof(tmp))) > 0)
+	while (z && (got = gzpar_reader_read(z, tmp, sizeof(tmp))) > 0)
 		buf_add(out, tmp, (size_t)got);
-	snprintf(err, errlen, "%s", !z || out->oom ? "out of memory" : gzr_error(z));
-	gzr_free(z);
+	snprintf(err, errlen, "%s", !z || out->oom ? "out of memory" : gzpar_reader_error(z));
+	gzpar_reader_free(z);
 	return got < 0 || out->oom ? -1 : 0;
 }

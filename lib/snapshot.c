@@ -289,7 +289,7 @@ struct snap {
 	unsigned long long new_objects, new_bytes;
 	char *buf;
 	unsigned seq;
-	struct gzw *gz; /* one writer for every object, reset each time */
+	struct gzpar_writer *gz; /* one writer for every object, reset each time */
 };
 
 static int fd_sink(void *arg, const void *p, size_t n)
@@ -313,18 +313,18 @@ static int store_gz(struct snap *s, const char *name, int fd, const char *mem,
 		    size_t len, struct sha256 *sha)
 {
 	char tmp[64];
-	struct gzw *g;
+	struct gzpar_writer *g;
 	int out, rc = 0;
 
 	snprintf(tmp, sizeof(tmp), "tmp.%d.%u", (int)getpid(), s->seq++);
 	out = openat(s->storefd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0)
 		return wfs_fail(s->c, "%s %s/%s: %s", s->op, s->store, tmp, strerror(errno));
-	/* one thread: gzw_reset cannot refuse */
+	/* one thread: gzpar_writer_reset cannot refuse */
 	if (!s->gz)
-		s->gz = gzw_open(6, 1, fd_sink, &out);
+		s->gz = gzpar_writer_open(6, 1, fd_sink, &out);
 	else
-		gzw_reset(s->gz, fd_sink, &out);
+		gzpar_writer_reset(s->gz, fd_sink, &out);
 	g = s->gz;
 	if (!g)
 		rc = -1;
@@ -336,17 +336,17 @@ static int store_gz(struct snap *s, const char *name, int fd, const char *mem,
 		}
 		if (sha)
 			sha256_add(sha, s->buf, (size_t)n);
-		rc = gzw_write(g, s->buf, (size_t)n);
+		rc = gzpar_writer_write(g, s->buf, (size_t)n);
 	}
 	if (!rc && fd < 0) {
 		if (sha)
 			sha256_add(sha, mem, len);
-		rc = gzw_write(g, mem, len);
+		rc = gzpar_writer_write(g, mem, len);
 	}
 	if (!rc)
-		rc = gzw_finish(g);
+		rc = gzpar_writer_finish(g);
 	if (!rc)
-		s->new_bytes += gzw_out_bytes(g);
+		s->new_bytes += gzpar_writer_out_bytes(g);
 	if (close(out))
 		rc = -1;
 	if (!rc && renameat(s->storefd, tmp, s->storefd, name))
@@ -545,7 +545,7 @@ static void snap_close(struct snap *s)
 	if (s->storefd >= 0)
 		close(s->storefd);
 	free(s->buf);
-	gzw_free(s->gz);
+	gzpar_writer_free(s->gz);
 }
 
 static int do_recover(struct snap *s);
@@ -625,24 +625,24 @@ static int read_gz(struct snap *s, int dirfd, const char *name, const char *what
 		   unsigned long long limit, char **out, size_t *len)
 {
 	struct buf b;
-	struct gzr *z;
+	struct gzpar_reader *z;
 	ssize_t n = 0;
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
 		return wfs_fail(s->c, "%s %s: %s", s->op, what, strerror(errno));
 	buf_init(&b);
-	z = gzr_open(fd_source, &fd, limit);
-	while (z && (n = gzr_read(z, s->buf, IO_BUF)) > 0)
+	z = gzpar_reader_open(fd_source, &fd, limit);
+	while (z && (n = gzpar_reader_read(z, s->buf, IO_BUF)) > 0)
 		buf_add(&b, s->buf, (size_t)n);
 	close(fd);
 	if (!z || n < 0 || b.oom) {
-		wfs_fail(s->c, "%s %s: %s", s->op, what, z ? gzr_error(z) : "out of memory");
-		gzr_free(z);
+		wfs_fail(s->c, "%s %s: %s", s->op, what, z ? gzpar_reader_error(z) : "out of memory");
+		gzpar_reader_free(z);
 		buf_free(&b);
 		return -1;
 	}
-	gzr_free(z);
+	gzpar_reader_free(z);
 	*len = b.len;
 	*out = arena_strndup(s->c->arena, b.p ? b.p : "", b.len);
 	buf_free(&b);
@@ -911,7 +911,7 @@ static int stage(struct snap *s, int stagefd, const struct snap_ent *e,
 	struct timespec ts[2] = {{0, UTIME_OMIT}, {e->sec, e->nsec}};
 	unsigned char h[32];
 	struct sha256 sha;
-	struct gzr *z;
+	struct gzpar_reader *z;
 	ssize_t n = 0;
 	int in, out, rc = 0;
 
@@ -942,8 +942,8 @@ static int stage(struct snap *s, int stagefd, const struct snap_ent *e,
 		return wfs_fail(s->c, "restore %s: %s", e->path, strerror(errno));
 	}
 	sha256_init(&sha);
-	z = gzr_open(fd_source, &in, e->size + 1);
-	while (z && (n = gzr_read(z, s->buf, IO_BUF)) > 0 && !rc) {
+	z = gzpar_reader_open(fd_source, &in, e->size + 1);
+	while (z && (n = gzpar_reader_read(z, s->buf, IO_BUF)) > 0 && !rc) {
 		sha256_add(&sha, s->buf, (size_t)n);
 		rc = fd_sink(&out, s->buf, (size_t)n);
 	}
@@ -952,7 +952,7 @@ static int stage(struct snap *s, int stagefd, const struct snap_ent *e,
 		rc = wfs_fail(s->c, "restore %s: damaged object", what);
 	else if (rc || fchmod(out, e->mode) || futimens(out, ts))
 		rc = wfs_fail(s->c, "restore %s: %s", e->path, strerror(errno));
-	gzr_free(z);
+	gzpar_reader_free(z);
 	close(in);
 	if (close(out) && !rc)
 		rc = wfs_fail(s->c, "restore %s: %s", e->path, strerror(errno));

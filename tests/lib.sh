@@ -22,6 +22,29 @@
 #                              sanitizer build, which is dynamic: use it to
 #                              guard checks that copy the binary alone
 #                              into an empty root
+#
+# Processes and daemons (t_daemon, t_exec, t_faults, t_fsops, ...):
+#
+#   PIDS+=(PID)                a background process kill_pids ends
+#   kill_pids                  kill -9 each of PIDS and reap them (for a
+#                              script's EXIT trap)
+#   procs_matching TEXT        the PIDs whose command line contains TEXT
+#   wait_procs_gone TEXT       bounded (10 s): until none is left; 1 if some is
+#   daemon_start LOG ARGS...   `wickfs daemon ARGS` in the background, its
+#                              stderr to LOG; sets DPID (added to PIDS);
+#                              0 once LOG says "ready:" (listening), 1 when it
+#                              exited or was not ready in 10 s. DAEMON_WRAP:
+#                              words (no quoting) to run it through
+#   daemon_stop [PID]          SIGTERM to PID (default DPID), wait (bounded)
+#                              for it; the status is the daemon's exit status
+#   daemon_client ADDR ARGS... `wickfs client --connect ADDR ARGS` (bounded)
+#   daemon_send ADDR LINE...   the same with --raw: each LINE sent, each reply
+#                              printed; ADDR is unix:PATH or tcp:HOST:PORT
+#   same_via_daemon ADDR NAME RESET STDIN ARGS...
+#                              `wickfs ARGS` with STDIN on the CLI, then as
+#                              the daemon's native op and its cmd form:
+#                              checks NAME.native and NAME.cmd, the CLI's
+#                              bytes both; RESET (shell) runs before each
 
 : "${WICKFS:?set WICKFS to the wickfs binary}"
 export LC_ALL=C
@@ -229,4 +252,83 @@ tree_state() {
 		find . -mindepth 1 -path ./.wickfs -prune -o -printf '%P\t%y %m %T@ %l\0' | sort -z | tr '\n\0' '?\n'
 		find . -path ./.wickfs -prune -o -type f -print0 | sort -z | xargs -0 -r md5sum
 	)
+}
+
+# ---- processes and daemons ----
+
+PIDS=()
+kill_pids() {
+	local p
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+}
+
+# Builtins only: a tr and a grep per process made one scan take seconds on
+# a busy machine, and the bounded waits built on it minutes.
+procs_matching() {
+	local f a IFS=' '
+	for f in /proc/[0-9]*/cmdline; do
+		mapfile -d '' a 2>/dev/null <"$f" || continue
+		[[ "${a[*]}" == *"$1"* ]] || continue
+		f=${f#/proc/}
+		echo "${f%/cmdline}"
+	done
+}
+
+wait_procs_gone() {
+	local _
+	for _ in $(seq 100); do
+		[ -z "$(procs_matching "$1")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+daemon_start() {
+	local log=$1 _
+	shift
+	# shellcheck disable=SC2086
+	${DAEMON_WRAP:-} "$WICKFS" daemon "$@" 2>"$log" &
+	DPID=$!
+	PIDS+=("$DPID")
+	for _ in $(seq 200); do
+		grep -q "ready:" "$log" 2>/dev/null && return 0
+		kill -0 "$DPID" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+daemon_stop() {
+	local pid=${1:-$DPID}
+	kill -TERM "$pid" 2>/dev/null
+	with_timeout 60 tail --pid="$pid" -f /dev/null
+	wait "$pid" 2>/dev/null
+}
+
+daemon_client() {
+	local addr=$1
+	shift
+	with_timeout 60 "$WICKFS" client --connect "$addr" "$@"
+}
+
+daemon_send() {
+	local addr=$1
+	shift
+	with_timeout 60 "$WICKFS" client --connect "$addr" --raw "$@"
+}
+
+same_via_daemon() {
+	local addr=$1 name=$2 reset=$3 in=$4 cli native cmd args="" a
+	shift 4
+	for a in "${@:2}"; do args+=${args:+,}$(jstr "$a"); done
+	eval "$reset"
+	cli=$(printf '%s' "$in" | "$WICKFS" "$@")
+	eval "$reset"
+	native=$(daemon_send "$addr" "{\"id\":\"1\",\"op\":\"$1\",\"args\":[$args],\"stdin\":$(jstr "$in")}")
+	eval "$reset"
+	cmd=$(daemon_send "$addr" "{\"id\":\"2\",\"cmd\":$(jstr "wickfs $*"),\"stdin\":$(jstr "$in")}")
+	check "$name.native" "{\"id\":\"1\",${cli#\{}" "$native"
+	check "$name.cmd" "{\"id\":\"2\",\"stdout\":$(jstr "$cli
+"),\"stderr\":\"\",\"exit_code\":$([[ $cli == '{"ok":true'* ]] && echo 0 || echo 1)}" "$cmd"
 }

@@ -166,3 +166,31 @@ wait "${pids[@]}"
 check apply.concurrent.patches 20 "$(grep -c '^A' conc)"
 check apply.concurrent.edits 20 "$(grep -c '^E' conc)"
 check apply.concurrent.answers 40 "$(cat out.* | grep -c '"ok":true')"
+
+# WICKFS_READONLY refuses it, nothing changes (patch.readonly.apply, once
+# in t_patch.sh).
+mkdir -p "$TEST_TMP/apply_ro"
+printf 'kept\n' >"$TEST_TMP/apply_ro/all"
+(cd "$TEST_TMP/apply_ro" &&
+	WICKFS_READONLY=1 "$WICKFS" apply-patch <<<$'*** Begin Patch\n*** Delete File: all\n*** End Patch' >out)
+check_match patch.readonly.apply '*apply-patch: refused, WICKFS_READONLY is set*' "$(cat "$TEST_TMP/apply_ro/out")"
+
+# The daemon's native op and cmd form give the CLI's bytes (the
+# patch.daemon.* names of t_patch.sh, where this was).
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+dm=$TEST_TMP/apply_patch_daemon
+mkdir -p "$dm"
+if daemon_start "$dm/daemon.log" --listen off --socket "$dm/d.sock"; then
+	printf 'one\ntwo\nthree\n' >"$dm/daemon_f.orig"
+	reset="cp '$dm/daemon_f.orig' '$dm/daemon_f'"
+	same_via_daemon "unix:$dm/d.sock" patch.daemon.apply_patch "$reset" "*** Begin Patch
+*** Update File: $dm/daemon_f
+@@
+-two
++2
+*** End Patch
+" apply-patch
+	daemon_stop
+else
+	fail patch.daemon.start "$(cat "$dm/daemon.log")"
+fi

@@ -7,54 +7,14 @@ d=$TEST_TMP/daemon
 mkdir -p "$d"
 cd "$d" || exit 1
 
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-}
-trap 'cleanup; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
 
-# Processes whose command line contains $1 (ps may be missing), by PID.
-# Builtins only: a tr and a grep per process made one scan take seconds on
-# a busy machine, and the bounded waits built on it minutes.
-procs_matching() {
-	local f a IFS=' '
-	for f in /proc/[0-9]*/cmdline; do
-		mapfile -d '' a 2>/dev/null <"$f" || continue
-		[[ "${a[*]}" == *"$1"* ]] || continue
-		f=${f#/proc/}
-		echo "${f%/cmdline}"
-	done
-}
-
-# Wait (bounded, 10 s) until no process's command line contains $1.
-wait_procs_gone() {
-	local i
-	for i in $(seq 100); do
-		[ -z "$(procs_matching "$1")" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# start_daemon NAME ARGS...: sets DPID and DLOG; fails when not ready.
-# DAEMON_WRAP, when set, is a command (words, no quoting) the daemon is
-# run through.
+# start_daemon NAME ARGS...: daemon_start with its log in $d/NAME.log
+# (DLOG).
 start_daemon() {
-	local name=$1 i
+	DLOG=$d/$1.log
 	shift
-	DLOG=$d/$name.log
-	# shellcheck disable=SC2086
-	${DAEMON_WRAP:-} "$WICKFS" daemon "$@" 2>"$DLOG" &
-	DPID=$!
-	PIDS+=("$DPID")
-	for i in $(seq 100); do
-		grep -q "ready:" "$DLOG" 2>/dev/null && return 0
-		kill -0 "$DPID" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
+	daemon_start "$DLOG" "$@"
 }
 
 
@@ -72,8 +32,8 @@ fi
 MAIN=$DPID
 pass daemon.start
 
-cl() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" "$@"; }
-raw() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw "$@"; }
+cl() { daemon_client "unix:$SOCK" "$@"; }
+raw() { daemon_send "unix:$SOCK" "$@"; }
 
 check_match daemon.warns_without_token "*warning: no DAEMON_TOKEN and no DAEMON_ALLOW_FROM: anyone who can reach tcp 127.0.0.1:$PORT can run commands*" "$(cat "$DLOG")"
 check daemon.socket_mode 600 "$(stat -c %a "$SOCK")"
@@ -82,7 +42,7 @@ check daemon.socket_mode 600 "$(stat -c %a "$SOCK")"
 check daemon.ping '{"id":"r1","stdout":"ok\n","stderr":"","exit_code":0}' \
 	"$(raw '{"id":"r1","cmd":"echo ok","workdir":"/","timeout":5}')"
 check daemon.tcp '{"id":"r2","stdout":"ok\n","stderr":"","exit_code":0}' \
-	"$(with_timeout 30 "$WICKFS" client --connect "tcp:127.0.0.1:$PORT" --raw '{"id":"r2","cmd":"echo ok"}')"
+	"$(daemon_send "tcp:127.0.0.1:$PORT" '{"id":"r2","cmd":"echo ok"}')"
 check_match daemon.invalid_json '{"id":"","stdout":"","stderr":"","exit_code":0,"error":"invalid JSON: *"}' \
 	"$(raw '{"id":"x","cmd":')"
 check_match daemon.not_an_object '{"id":"","stdout":"","stderr":"","exit_code":0,"error":"invalid JSON: *"}' \
@@ -111,14 +71,14 @@ check daemon.signal '{"id":"k","stdout":"","stderr":"","exit_code":-1}' \
 # Blank lines are skipped; lines are answered in order on a connection,
 # a slow command first.
 printf '\n  \n{"id":"a","cmd":"sleep 0.3; echo a"}\n\n{"id":"b","cmd":"echo b"}\n{"id":"c","cmd":"wickfs ls %s"}\n' "'$d/none'" >"$d/lines"
-out=$(with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/lines")
+out=$(daemon_send "unix:$SOCK" <"$d/lines")
 check daemon.ordered_and_blank_lines '{"id":"a","stdout":"a\n","stderr":"","exit_code":0}
 {"id":"b","stdout":"b\n","stderr":"","exit_code":0}
 {"id":"c","stdout":"{\"ok\":false,\"error\":\"ls '"$d"'/none: no such file or directory\"}\n","stderr":"","exit_code":1}' "$out"
 # A last line without its newline is still answered.
 printf '{"id":"n","cmd":"echo n"}' >"$d/lines"
 check daemon.last_line_without_newline '{"id":"n","stdout":"n\n","stderr":"","exit_code":0}' \
-	"$(with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/lines")"
+	"$(daemon_send "unix:$SOCK" <"$d/lines")"
 
 # Timeout: the whole group is killed, nothing left (the answer itself,
 # exit 124 and the error, says the timer fired: 30 s was not waited for).
@@ -132,7 +92,7 @@ check daemon.timeout_no_process_left "" "$(procs_matching "$marker")"
 printf '{"id":"1","cmd":"sleep 5","timeout":1}\n{"id":"2","cmd":"sleep 5","timeout":1}\n' >"$d/lines"
 check daemon.pipelined_timeouts '{"id":"1","stdout":"","stderr":"","exit_code":124,"error":"command timed out after 1s"}
 {"id":"2","stdout":"","stderr":"","exit_code":124,"error":"command timed out after 1s"}' \
-	"$(with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/lines")"
+	"$(daemon_send "unix:$SOCK" <"$d/lines")"
 
 # ---- the fast path: the same bytes as the spawned command ----
 printf 'hello\n' >"$d/f.txt"
@@ -283,7 +243,7 @@ for i in $(seq 20); do
 done >"$d/many"
 cpids=()
 for i in 1 2 3 4 5; do
-	with_timeout 60 "$WICKFS" client --connect "unix:$SOCK" --raw <"$d/many" >"$d/many.$i.out" &
+	daemon_send "unix:$SOCK" <"$d/many" >"$d/many.$i.out" &
 	cpids+=($!)
 done
 wait "${cpids[@]}"
@@ -320,7 +280,7 @@ else
 	ln -sf "$WICKFS" "$d/nubin/wickfs"
 	printf 'from the workdir\n' >"$d/nuwd/rel.txt"
 	if PATH="$d/nubin:$PATH" DAEMON_WRAP="$nu unshare" start_daemon nu --listen off --socket "$d/nu.sock" -v; then
-		rn() { with_timeout 30 "$WICKFS" client --connect "unix:$d/nu.sock" --raw "$@"; }
+		rn() { daemon_send "unix:$d/nu.sock" "$@"; }
 		check_match daemon.no_unshare_logged "*no per-thread working directory (unshare CLONE_FS refused)*" "$(cat "$DLOG")"
 		want=$(cd "$d/nuwd" && "$WICKFS" read rel.txt)
 		check daemon.no_unshare_workdir_cmd "{\"id\":\"u1\",\"stdout\":$(jstr "$want
@@ -334,9 +294,7 @@ else
 			"$(rn "{\"id\":\"u3\",\"cmd\":\"wickfs read '$d/nuwd/rel.txt'\"}")"
 		check daemon.no_unshare_absolute_in_process "id=u3 answered" \
 			"$(grep -o "id=u3 [a-z]*" "$DLOG")"
-		kill -TERM "$DPID"
-		with_timeout 10 tail --pid="$DPID" -f /dev/null
-		wait "$DPID"
+		daemon_stop
 		check daemon.no_unshare_exit_0 0 "$?"
 	else
 		fail daemon.no_unshare_start "$(show "$(cat "$DLOG")")"
@@ -374,7 +332,7 @@ check daemon.bigline_after '{"id":"after","stdout":"ok\n","stderr":"","exit_code
 
 # ---- limits: output cap, line size ----
 start_daemon limits --listen off --socket "$d/l.sock" --max-line 1000 --max-output 100 --poll-us 0
-rl() { with_timeout 30 "$WICKFS" client --connect "unix:$d/l.sock" --raw "$@"; }
+rl() { daemon_send "unix:$d/l.sock" "$@"; }
 check daemon.poll_us_bad '{"ok":false,"error":"daemon: option --poll-us needs an integer, got \"x\""}' \
 	"$("$WICKFS" daemon --poll-us x --listen off --socket off 2>&1)"
 # Polling off (--poll-us 0): every answer still comes, in order.
@@ -392,14 +350,12 @@ check daemon.oversize_line '{"id":"","stdout":"","stderr":"","exit_code":1,"erro
 out=$(rl '{"id":"cap","cmd":"head -c 5000 /dev/zero | tr -c b b; echo done >&2"}')
 check daemon.output_cap "{\"id\":\"cap\",\"stdout\":\"$(head -c 100 /dev/zero | tr '\0' b)\",\"stderr\":\"done\\n\",\"exit_code\":0,\"stdout_truncated\":true}" "$out"
 
-kill -TERM "$DPID"
-with_timeout 10 tail --pid="$DPID" -f /dev/null
-wait "$DPID"
+daemon_stop
 check daemon.limits_exit_0 0 "$?"
 
 # --max-procs: commands beyond it wait their turn, none is lost.
 start_daemon procs --listen off --socket "$d/p.sock" --max-procs 1 --max-conns 3 -v
-rp() { with_timeout 30 "$WICKFS" client --connect "unix:$d/p.sock" --raw "$@"; }
+rp() { daemon_send "unix:$d/p.sock" "$@"; }
 rp '{"id":"p1","cmd":"sleep 0.3; echo 1"}' >"$d/p1.out" &
 p1=$!
 rp '{"id":"p2","cmd":"sleep 0.3; echo 2"}' >"$d/p2.out" &
@@ -410,16 +366,15 @@ check daemon.max_procs_queued '{"id":"p1","stdout":"1\n","stderr":"","exit_code"
 order=$(grep -oE "id=p[12] (spawned|answered)" "$DLOG" | awk '{print $2}' | tr '\n' ' ')
 check daemon.max_procs_one_at_a_time "spawned answered spawned answered " "$order"
 # --max-conns: one more connection is closed at once, the others served.
-out=$(with_timeout 30 "$WICKFS" client --connect "unix:$d/p.sock" --parallel 4 read "$d/f.txt" 2>&1)
+out=$(daemon_client "unix:$d/p.sock" --parallel 4 read "$d/f.txt" 2>&1)
 check_match daemon.max_conns "*client: 3 of 4 connections answered*" "$out"
 check_match daemon.max_conns_logged "*connection refused: 3 connections open*" "$(cat "$DLOG")"
-kill -TERM "$DPID"
-wait "$DPID"
+daemon_stop
 
 # ---- token ----
 DAEMON_TOKEN=s3cret start_daemon token --listen off --socket "$d/t.sock"
 TPID=$DPID
-rt() { with_timeout 30 "$WICKFS" client --connect "unix:$d/t.sock" --raw "$@"; }
+rt() { daemon_send "unix:$d/t.sock" "$@"; }
 out=$(rt "{\"id\":\"t1\",\"cmd\":\"touch $d/ran1\"}")
 check_match daemon.token_missing '{"id":"t1","stdout":"","stderr":"","exit_code":1,"error":"unauthorized*"}' "$out"
 check_true daemon.token_missing_nothing_ran "command ran" test ! -e "$d/ran1"
@@ -430,7 +385,7 @@ out=$(rt "{\"id\":\"t3\",\"op\":\"read\",\"args\":[\"$d/f.txt\"],\"token\":\"s3c
 check_match daemon.token_native_refused '{"id":"t3","ok":false,"error":"unauthorized*"}' "$out"
 out=$(rt "{\"id\":\"t4\",\"cmd\":\"touch $d/ran4; echo yes\",\"token\":\"s3cret\"}")
 check daemon.token_accepted '{"id":"t4","stdout":"yes\n","stderr":"","exit_code":0}' "$out"
-out=$(with_timeout 30 "$WICKFS" client --connect "unix:$d/t.sock" --token s3cret read "$d/f.txt")
+out=$(daemon_client "unix:$d/t.sock" --token s3cret read "$d/f.txt")
 check daemon.token_client '{"ok":true,"data":"hello\n"}' "$out"
 check_true daemon.token_no_warning "warned" sh -c "! grep -q 'no DAEMON_TOKEN' '$DLOG'"
 # Nothing the daemon runs sees its token, or any variable it read for
@@ -444,12 +399,11 @@ check_true daemon.token_not_in_proc_environ "in /proc/$TPID/environ" \
 
 # --token on the command line: overwritten where ps shows it.
 start_daemon token_arg --listen off --socket "$d/ta.sock" --token c0mmandl1ne
-out=$(with_timeout 30 "$WICKFS" client --connect "unix:$d/ta.sock" --token c0mmandl1ne read "$d/f.txt")
+out=$(daemon_client "unix:$d/ta.sock" --token c0mmandl1ne read "$d/f.txt")
 check daemon.token_arg_accepted '{"ok":true,"data":"hello\n"}' "$out"
 check_true daemon.token_arg_not_in_cmdline "$(tr '\0' ' ' <"/proc/$DPID/cmdline")" \
 	sh -c "! grep -q c0mmandl1ne '/proc/$DPID/cmdline'"
-kill -TERM "$DPID"
-wait "$DPID"
+daemon_stop
 
 # --token-file (DAEMON_TOKEN_FILE): read once, its first line; the file
 # may go once the daemon is ready.
@@ -457,14 +411,13 @@ printf 'f1le-tok\n' >"$d/tok"
 DAEMON_TOKEN_FILE=$d/tok DAEMON_LINE_TIMEOUT=7 DAEMON_MAX_CONNS=50 \
 	start_daemon token_file --listen off --socket "$d/tf.sock"
 rm "$d/tok"
-rf() { with_timeout 30 "$WICKFS" client --connect "unix:$d/tf.sock" --raw "$@"; }
+rf() { daemon_send "unix:$d/tf.sock" "$@"; }
 check_match daemon.token_file_refused '{"id":"a",*"error":"unauthorized*' "$(rf '{"id":"a","cmd":"true"}')"
 out=$(rf '{"id":"b","cmd":"env","token":"f1le-tok"}')
 check_match daemon.token_file_accepted '{"id":"b","stdout":"*PATH=*","exit_code":0}' "$out"
 check_true daemon.token_file_env_clean "in the command's env: $(show "$out")" \
 	sh -c "! printf '%s' '$out' | grep -q -e DAEMON_ -e f1le-tok"
-kill -TERM "$DPID"
-wait "$DPID"
+daemon_stop
 "$WICKFS" daemon --listen off --socket "$d/tm.sock" --token-file "$d/missing" 2>"$d/tm.log" &
 p=$!
 PIDS+=("$p")
@@ -486,32 +439,29 @@ start_tcp() {
 	done
 	return 1
 }
-rtcp() { with_timeout 30 "$WICKFS" client --connect "tcp:127.0.0.1:$PORT" --raw "$@"; }
+rtcp() { daemon_send "tcp:127.0.0.1:$PORT" "$@"; }
 start_tcp allow_other --socket "$d/al.sock" --allow-from 10.0.0.0/8,fd00::/8 ||
 	fail daemon.allow_start "$(cat "$DLOG")"
 out=$(rtcp '{"id":"a","cmd":"echo ok"}' 2>&1)
 check_match daemon.allow_refused '{"ok":false,"error":"client: no response*' "$out"
 check_match daemon.allow_refused_logged '*connection from 127.0.0.1:* refused: not in --allow-from*' "$(cat "$DLOG")"
 check daemon.allow_unix_served '{"id":"a","stdout":"ok\n","stderr":"","exit_code":0}' \
-	"$(with_timeout 30 "$WICKFS" client --connect "unix:$d/al.sock" --raw '{"id":"a","cmd":"echo ok"}')"
+	"$(daemon_send "unix:$d/al.sock" '{"id":"a","cmd":"echo ok"}')"
 check_true daemon.allow_no_warning "warned: $(cat "$DLOG")" sh -c "! grep -q warning '$DLOG'"
-kill -TERM "$DPID"
-wait "$DPID"
+daemon_stop
 DAEMON_ALLOW_FROM=" 10.1.2.3 , 127.0.0.0/8" start_tcp allow_local --socket off ||
 	fail daemon.allow_start "$(cat "$DLOG")"
 check daemon.allow_served '{"id":"a","stdout":"ok\n","stderr":"","exit_code":0}' "$(rtcp '{"id":"a","cmd":"echo ok"}')"
 check daemon.allow_env_clean '{"id":"e","stdout":"","stderr":"","exit_code":1}' \
 	"$(rtcp '{"id":"e","cmd":"env | grep DAEMON_"}')"
-kill -TERM "$DPID"
-wait "$DPID"
+daemon_stop
 # A dual-stack socket sees IPv4 peers as ::ffff:a.b.c.d: an IPv4 entry
 # still matches them.
 if [ ! -e /proc/net/if_inet6 ]; then
 	skip daemon.allow_mapped_v4 "no IPv6 here"
 elif TCP_HOST="[::]" start_tcp allow_v6 --socket off --allow-from 127.0.0.1; then
 	check daemon.allow_mapped_v4 '{"id":"a","stdout":"ok\n","stderr":"","exit_code":0}' "$(rtcp '{"id":"a","cmd":"echo ok"}')"
-	kill -TERM "$DPID"
-	wait "$DPID"
+	daemon_stop
 else
 	fail daemon.allow_mapped_v4 "no daemon on [::]: $(cat "$DLOG")"
 fi
@@ -542,7 +492,7 @@ check_match daemon.live_socket_refused "*another daemon is listening*" "$(cat "$
 
 # ---- SIGTERM with a command running ----
 marker="sleep 30.$$4"
-with_timeout 30 "$WICKFS" client --connect "unix:$d/t.sock" --raw \
+daemon_send "unix:$d/t.sock" \
 	"{\"id\":\"run\",\"cmd\":\"$marker\",\"token\":\"s3cret\"}" >"$d/term.out" &
 cpid=$!
 # Bounded generously: a loaded machine may take seconds to start it.
@@ -560,17 +510,13 @@ for i in $(seq 1200); do
 	sleep_started && break
 	sleep 0.05
 done
-kill -TERM "$TPID"
-with_timeout 60 tail --pid="$TPID" -f /dev/null
-wait "$TPID"
+daemon_stop "$TPID"
 check daemon.sigterm_exit_0 0 "$?"
 wait "$cpid"
 check_match daemon.sigterm_answered '{"id":"run",*"error":"daemon shutting down*"}' "$(cat "$d/term.out")"
 check_true daemon.sigterm_socket_removed "socket left" test ! -e "$d/t.sock"
 check daemon.sigterm_no_process_left "" "$(procs_matching "$marker")"
 
-kill -TERM "$MAIN"
-with_timeout 10 tail --pid="$MAIN" -f /dev/null
-wait "$MAIN"
+daemon_stop "$MAIN"
 check daemon.main_exit_0 0 "$?"
 check_true daemon.main_socket_removed "socket left" test ! -e "$SOCK"

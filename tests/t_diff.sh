@@ -64,3 +64,23 @@ WICKFS_ROOT=$d/root wf diff in/f in/out
 check_match diff.root_refuses_link_out '*"ok":false*outside the workspace root*' "$OUT"
 WICKFS_ROOT=$d/root wf diff in/f /etc/passwd
 check_match diff.root_refuses_absolute '*"ok":false*outside the workspace root*' "$OUT"
+
+# The daemon's native op and cmd form give the CLI's bytes (the
+# patch.daemon.* names of t_patch.sh, where this was).
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+dm=$TEST_TMP/diff_daemon
+mkdir -p "$dm"
+if daemon_start "$dm/daemon.log" --listen off --socket "$dm/d.sock"; then
+	printf 'one\ntwo\nthree\n' >"$dm/daemon_f.orig"
+	reset="cp '$dm/daemon_f.orig' '$dm/daemon_f'"
+	printf 'one\nTWO\nthree\n' >"$dm/daemon_g"
+	same_via_daemon "unix:$dm/d.sock" patch.daemon.diff "$reset" "" \
+		diff "$dm/daemon_f" "$dm/daemon_g"
+	same_via_daemon "unix:$dm/d.sock" patch.daemon.diff_json "$reset" "" \
+		diff --json "$dm/daemon_f" "$dm/daemon_g"
+	same_via_daemon "unix:$dm/d.sock" patch.daemon.diff_stdin "$reset" $'one\n2\n' \
+		diff --stdin "$dm/daemon_f"
+	daemon_stop
+else
+	fail patch.daemon.start "$(cat "$dm/daemon.log")"
+fi

@@ -169,3 +169,55 @@ WICKFS_MAX_FILE=9 expect_in edit.max_file.over '{"old_text":"0","new_text":"x"}'
 check edit.max_file.untouched 0123456789 "$(cat max)"
 WICKFS_MAX_FILE=10 expect_in edit.max_file.at_limit '{"old_text":"0","new_text":"x"}' 0 "$(ok_edit max)" edit max
 check edit.max_file.at_limit.content x123456789 "$(cat max)"
+
+# ---- --insert-line, old_text == new_text, the not-found hint (once in
+# t_read_lines.sh) ----
+mkdir -p "$TEST_TMP/edit_insert"
+cd "$TEST_TMP/edit_insert" || exit 1
+# edit --insert-line
+printf 'a\nb\n' >e
+expect_in edit.insert.top '{"new_text":"top"}' 0 "$(ok_edit e)" edit --insert-line 0 e
+expect_in edit.insert.middle '{"new_text":"mid\n"}' 0 "$(ok_edit e)" edit --insert-line 2 e
+expect_in edit.insert.end '{"new_text":"end"}' 0 "$(ok_edit e)" edit --insert-line 4 e
+check edit.insert.content $'top\na\nmid\nb\nend' "$(cat e)"
+printf 'x\r\ny\r\n' >ecrlf
+expect_in edit.insert.crlf '{"new_text":"new"}' 0 "$(ok_edit ecrlf)" edit --insert-line 1 ecrlf
+check_true edit.insert.crlf.content "got $(od -c ecrlf | head -2)" cmp -s ecrlf <(printf 'x\r\nnew\r\ny\r\n')
+cp e e.orig
+expect_error_in edit.insert.past_end '{"new_text":"z"}' "edit e: insert after line 9: the file has 5 lines" edit --insert-line 9 e
+expect_error_in edit.insert.empty '{"new_text":""}' "edit e: new_text must not be empty to insert" edit --insert-line 0 e
+expect_error_in edit.insert.old_text '{"old_text":"a","new_text":"z"}' "edit e: --insert-line takes new_text only, not old_text" edit --insert-line 0 e
+expect_error_in edit.insert.negative '{"new_text":"z"}' "*insert-line*" edit --insert-line -1 e
+expect_error_in edit.insert.with_all '{"new_text":"z"}' "*" edit --all --insert-line 0 e
+expect_error_in edit.insert.missing '{"new_text":"z"}' "edit nope: no such file or directory" edit --insert-line 0 nope
+check_true edit.insert.errors_untouched "changed" cmp -s e e.orig
+
+# old_text == new_text; the not-found hint.
+expect_error_in edit.same '{"old_text":"a","new_text":"a"}' "edit e: old_text and new_text are the same; nothing would change" edit e
+printf '    if x:\n        y()\n' >py
+expect_error_in edit.hint.closest '{"old_text":"if  x:\n  y()","new_text":"z"}' "edit py: old_text not found in file; closest match ignoring whitespace: lines 1-2" edit py
+expect_error_in edit.hint.none '{"old_text":"nothing like it","new_text":"z"}' "edit py: old_text not found in file" edit py
+check edit.hint.none.exact '{"ok":false,"error":"edit py: old_text not found in file"}' "${OUT%$'\n'}"
+printf 'a\r\nb\r\n' >c2
+expect_error_in edit.hint.crlf '{"old_text":"zz","new_text":"q"}' "edit c2: old_text not found in file; the file has CRLF line endings" edit c2
+
+# WICKFS_READONLY refuses an insert too (patch.readonly.insert, once in
+# t_patch.sh).
+printf 'a\n' >ro
+WICKFS_READONLY=1 wf_in '{"new_text":"y"}' edit --insert-line 0 ro
+check_match patch.readonly.insert '*refused, WICKFS_READONLY is set*' "$OUT"
+
+# The daemon's native op and cmd form give the CLI's bytes (the
+# patch.daemon.* names of t_patch.sh, where this was).
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+dm=$TEST_TMP/edit_daemon
+mkdir -p "$dm"
+if daemon_start "$dm/daemon.log" --listen off --socket "$dm/d.sock"; then
+	printf 'one\ntwo\nthree\n' >"$dm/daemon_f.orig"
+	reset="cp '$dm/daemon_f.orig' '$dm/daemon_f'"
+	same_via_daemon "unix:$dm/d.sock" patch.daemon.insert "$reset" \
+		'{"new_text":"zero"}' edit --insert-line 0 "$dm/daemon_f"
+	daemon_stop
+else
+	fail patch.daemon.start "$(cat "$dm/daemon.log")"
+fi

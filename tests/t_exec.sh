@@ -7,29 +7,6 @@ d=$TEST_TMP/exec
 mkdir -p "$d"
 cd "$d" || exit 1
 
-# Processes whose command line contains $1 (ps may be missing), by PID.
-# Builtins only: a tr and a grep per process made one scan take seconds on
-# a busy machine, and the bounded waits built on it minutes.
-procs_matching() {
-	local f a IFS=' '
-	for f in /proc/[0-9]*/cmdline; do
-		mapfile -d '' a 2>/dev/null <"$f" || continue
-		[[ "${a[*]}" == *"$1"* ]] || continue
-		f=${f#/proc/}
-		echo "${f%/cmdline}"
-	done
-}
-
-# Wait (bounded, 10 s) until no process's command line contains $1.
-wait_procs_gone() {
-	local i
-	for i in $(seq 100); do
-		[ -z "$(procs_matching "$1")" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 expect exec.echo 0 '{"ok":true,"data":{"stdout":"hi\n","stderr":"","exit_code":0}}' exec echo hi
 # Options end at the first word: `exec ls -la` style.
 expect exec.stop_at_arg 0 '{"ok":true,"data":{"stdout":"x","stderr":"","exit_code":0}}' exec printf -- x

@@ -10,58 +10,23 @@ d=$TEST_TMP/faults
 mkdir -p "$d"
 cd "$d" || exit 1
 
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-}
-trap 'cleanup; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
 
 if ! command -v python3 >/dev/null; then
 	skip faults "python3 is missing (scripts/deps.sh installs it)"
 	exit 0
 fi
 
-# The pids whose command line contains $1 (dots in it match only dots,
-# so this grep never finds itself).
-procs_matching() {
-	grep -lsa -- "${1//./[.]}" /proc/[0-9]*/cmdline | sed 's|^/proc/||; s|/cmdline$||'
-}
-
-# Bounded (10 s): until no process's command line contains $1.
-wait_procs_gone() {
-	local i
-	for i in $(seq 100); do
-		[ -z "$(procs_matching "$1")" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# start_daemon NAME ARGS...: a daemon on $d/NAME.sock; sets DPID, DLOG, S.
+# start_daemon NAME ARGS...: a daemon on $d/NAME.sock (S), its log in
+# $d/NAME.log (DLOG); sets DPID.
 start_daemon() {
-	local name=$1 i
+	DLOG=$d/$1.log
+	S=$d/$1.sock
 	shift
-	DLOG=$d/$name.log
-	S=$d/$name.sock
-	"$WICKFS" daemon --listen off --socket "$S" "$@" 2>"$DLOG" &
-	DPID=$!
-	PIDS+=("$DPID")
-	for i in $(seq 200); do
-		grep -q "ready:" "$DLOG" 2>/dev/null && return 0
-		kill -0 "$DPID" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
+	daemon_start "$DLOG" --listen off --socket "$S" "$@"
 }
-stop_daemon() {
-	kill -TERM "$DPID" 2>/dev/null
-	with_timeout 20 tail --pid="$DPID" -f /dev/null
-	wait "$DPID" 2>/dev/null
-}
-# A real request on a fresh connection: the reply, bounded at 60 s.
-real() { with_timeout 60 "$WICKFS" client --connect "unix:$S" --raw "$@"; }
+# A real request on a fresh connection: the reply, bounded.
+real() { daemon_send "unix:$S" "$@"; }
 PING='{"id":"p","cmd":"echo ok"}'
 PONG='{"id":"p","stdout":"ok\n","stderr":"","exit_code":0}'
 hwm_kb() { awk '/^VmHWM/ {print $2}' /proc/"$1"/status; }
@@ -85,7 +50,7 @@ DAEMON_LINE_TIMEOUT=1 start_daemon lt || fail faults.start "$(cat "$DLOG")"
 out=$(sf partial "$S" '{"id":"x' 60)
 check_match faults.line_timeout '*"error":"request line unfinished after 1 s*' "$out"
 check faults.line_timeout_then_served "$PONG" "$(real "$PING")"
-stop_daemon
+daemon_stop
 
 # ---- idle and unfinished connections never hold every slot ----
 DAEMON_LINE_TIMEOUT=3600 start_daemon slots --max-conns 20
@@ -98,7 +63,7 @@ check faults.slots_held_by_partial_lines "$PONG" "$(real "$PING")"
 check_match faults.slots_logged "*connection closed for a new one*" "$(cat "$DLOG")"
 kill "$hp" 2>/dev/null
 wait "$hp" 2>/dev/null
-stop_daemon
+daemon_stop
 
 # ---- a budget on buffered request bytes ----
 # 24 connections each hold 3 MiB of an unfinished line: 72 MiB without a
@@ -114,7 +79,7 @@ check_rss faults.budget_rss 40000 # 72 MiB offered
 check_match faults.budget_refused "*?--max-memory?: refused the connection holding the most request bytes*" "$(cat "$DLOG")"
 kill "$hp" 2>/dev/null
 wait "$hp" 2>/dev/null
-stop_daemon
+daemon_stop
 
 # ---- one memory budget, both ways, by default ----
 # Two floods at once against the default budget (no cgroup limit: an
@@ -148,7 +113,7 @@ check_match faults.mem_floods_stream_refused "*?--max-memory?: refused the conne
 check_rss faults.mem_floods_rss 128000
 kill "$np" "$hp" 2>/dev/null
 wait "$np" "$hp" 2>/dev/null
-stop_daemon
+daemon_stop
 
 # ---- a client that stops reading is closed after --write-timeout ----
 rm -f "$d/go"
@@ -162,7 +127,7 @@ wait "$sp"
 check_match faults.write_timeout_logged "*an answer of * bytes unread for 1 s ?the daemon's --write-timeout?: connection closed*" "$(cat "$DLOG")"
 check_match faults.write_timeout_closed "lines 0, bytes *, then EOF" "$(cat "$d/stall.out")"
 check faults.write_timeout_then_served "$PONG" "$(real "$PING")"
-stop_daemon
+daemon_stop
 
 # ---- the default budget from the container's memory limit ----
 # 1/8 of cgroup v2 memory.max or v1 memory.limit_in_bytes when less than
@@ -177,13 +142,13 @@ out=$(real "{\"id\":\"r\",\"op\":\"read\",\"args\":[\"$d/big9\"]}")
 check_match faults.cgroup_v2_big_read '{"id":"r","ok":false,"error":"read *big9: this 9200000-byte file is more than the daemon'"'"'s memory budget lets one answer hold*?read --bytes --offset N --limit N*"}' "$out"
 out=$(real "{\"id\":\"r\",\"op\":\"read\",\"args\":[\"$d/big9\",\"--bytes\",\"--limit\",\"1000000\"]}")
 check_match faults.cgroup_v2_read_in_parts '{"id":"r","ok":true,"data":{*"bytes":1000000,"size":9200000,"eof":false}}' "$out"
-stop_daemon
+daemon_stop
 DAEMON_CGROUP_DIR=$d/cg1 start_daemon cg1
 check_match faults.cgroup_v1 "*memory budget 16777216 bytes ?1/8 of the cgroup memory limit, 134217728 bytes?*" "$(cat "$DLOG")"
-stop_daemon
+daemon_stop
 DAEMON_CGROUP_DIR=$d/cgmax start_daemon cgmax
 check_match faults.cgroup_unlimited "*memory budget 67108864 bytes ?the default; no cgroup memory limit?*" "$(cat "$DLOG")"
-stop_daemon
+daemon_stop
 
 # ---- answers the budget has no room for ----
 # An in-process answer over the budget's bulk share is an error naming
@@ -197,7 +162,7 @@ check_match faults.command_output_cut '{"id":"big","stdout":"aaa*","stderr":"","
 check_true faults.command_output_cut_size "$(wc -c <"$d/cut.out") bytes" test "$(wc -c <"$d/cut.out")" -lt 4000000
 check_rss faults.command_output_cut_rss 40000 # 60 MB gathered before
 check faults.small_then_served "$PONG" "$(real "$PING")"
-stop_daemon
+daemon_stop
 
 # ---- 100 MB without a newline: an error, bounded memory, others served ----
 DAEMON_LINE_TIMEOUT=3600 start_daemon flood
@@ -208,7 +173,7 @@ wait "$fp"
 check_match faults.flood_answered '*"error":"request line exceeds the limit of 10485760 bytes"*' "$(cat "$d/flood.out")"
 check_rss faults.flood_rss 64000
 check faults.flood_then_served "$PONG" "$(real "$PING")"
-stop_daemon
+daemon_stop
 
 # ---- clients that vanish mid-request ----
 start_daemon vanish -v
@@ -219,7 +184,7 @@ sf sendclose "$S" 20 "{\"id\":\"r\",\"op\":\"read\",\"args\":[\"$d/f.txt\"]}" >/
 check faults.vanish_then_served "$PONG" "$(real "$PING")"
 wait_procs_gone "$gone"
 check faults.vanish_served_after_commands "$PONG" "$(real "$PING")"
-stop_daemon
+daemon_stop
 
 # ---- in-process work stops when its client goes away ----
 # One worker, eight greps over a tree, their clients gone at once: the
@@ -229,7 +194,7 @@ mkdir -p "$d/tree"
 for i in $(seq 300); do seq 2000 >"$d/tree/$i.txt"; done
 start_daemon cancel --workers 1 -v
 sf sendclose "$S" 8 "{\"id\":\"g\",\"op\":\"grep\",\"args\":[\"zzz\",\"$d/tree\"],\"timeout\":15}" >/dev/null
-out=$(with_timeout 60 "$WICKFS" client --connect "unix:$S" grep hello "$d/f.txt")
+out=$(daemon_client "unix:$S" grep hello "$d/f.txt")
 check_match faults.cancel_other_grep_answered '{"ok":true,*hello*' "$out"
 for _ in $(seq 200); do
 	[ "$(grep -c 'id=g unanswered' "$DLOG")" -ge 8 ] && break
@@ -237,7 +202,7 @@ for _ in $(seq 200); do
 done
 n=$(grep 'id=g unanswered' "$DLOG" | grep -c 'cancel')
 check_true faults.cancel_abandoned_greps "$n of 8 greps cancelled: $(grep 'id=g unanswered' "$DLOG" | head -3)" test "$n" -ge 7
-stop_daemon
+daemon_stop
 
 # ---- 5,000 connections at once ----
 if [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt 5200 ]; then
@@ -247,7 +212,7 @@ else
 	out=$(sf many "$S" 5000 "{\"id\":\"m\",\"op\":\"read\",\"args\":[\"$d/f.txt\"]}" 100)
 	check faults.5000_connections "answered 5000 of 5000, ok 5000" "$out"
 	check faults.5000_then_served "$PONG" "$(real "$PING")"
-	stop_daemon
+	daemon_stop
 fi
 
 # ---- runaway commands ----
@@ -310,7 +275,7 @@ check faults.gb_others_served "$PONG" "$(real "$PING")"
 wait "$gp"
 check_match faults.gb_truncated '{"id":"big",*"exit_code":0*truncated*' "$(head -c 200 "$d/gb.out"; tail -c 200 "$d/gb.out")"
 check_rss faults.gb_rss 200000
-stop_daemon
+daemon_stop
 
 # ---- killed writers leave no temporaries ----
 mkdir -p "$d/w"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The filesystem applets: stat, exists, mkdir, rm, mv, cp, append,
-# symlink, readlink, chmod. Each flag and error; WICKFS_READONLY; escapes
-# under WICKFS_ROOT, also with a component swapped for a link to the
-# outside during the call (tests/helpers/swapper.c); 50 appends racing 50
+# The filesystem applets: exists, mkdir, rm, mv, cp, append, symlink,
+# readlink, chmod (stat has t_stat.sh). Each flag and error;
+# WICKFS_READONLY; escapes under WICKFS_ROOT, also with a component
+# swapped for a link to the outside during the call (tests/helpers/swapper.c); 50 appends racing 50
 # edits of one file; the same bytes from the CLI, the daemon's fast path
 # and its native op form.
 . "$(dirname "$0")/lib.sh"
@@ -12,40 +12,17 @@ t=$TEST_TMP/fsops
 mkdir -p "$t/w"
 cd "$t/w" || exit 1
 
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-}
-trap 'cleanup; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
 
-# ---- stat, exists ----
+# ---- exists (stat: t_stat.sh) ----
 printf 'hello\n' >f.txt
 chmod 0640 f.txt
 touch -d '2021-03-04 05:06:07.123456789 UTC' f.txt
 ln -s f.txt lnk
 wfo() { wf "$@"; OUT=${OUT%$'\n'}; }
-wfo stat f.txt
-check_match fsops.stat.file '{"ok":true,"data":{"path":"f.txt","type":"file","size":6,"mode":"0640","perm":"-rw-r-----","uid":'"$(id -u)"',"gid":'"$(id -g)"',"nlink":1,"mtime":"2021-03-04T05:06:07.123456789Z","mtime_unix":1614834367,"ctime":"*","ctime_unix":*,"atime":"*","atime_unix":*}}' "$OUT"
-wfo stat lnk
-check_match fsops.stat.link '*"type":"symlink","size":5,*"perm":"lrwxrwxrwx",*"link_target":"f.txt"}}' "$OUT"
-wfo stat --follow lnk
-check_match fsops.stat.follow '{"ok":true,"data":{"path":"lnk","type":"file","size":6,"mode":"0640",*' "$OUT"
-case $OUT in *link_target*) fail fsops.stat.follow_no_target "$OUT" ;; *) pass fsops.stat.follow_no_target ;; esac
 mkdir -p sd
 chmod 1755 sd
-wfo stat sd
-check_match fsops.stat.dir_sticky '*"type":"dir",*"mode":"1755","perm":"drwxr-xr-t",*' "$OUT"
-expect_error fsops.stat.missing "stat none: no such file or directory" stat none
-expect_error fsops.stat.follow_dangling "stat dangle: no such file or directory" stat --follow dangle
 ln -s nowhere dangle
-expect_error fsops.stat.follow_dangling2 "stat dangle: no such file or directory" stat --follow dangle
-expect_error fsops.stat.under_file "stat f.txt/x: not a directory" stat f.txt/x
-wfo stat
-check_match fsops.stat.usage '1 {"ok":false,"error":"*"}' "$RC $OUT"
-wf stat --help
-check_match fsops.stat.help "usage: wickfs stat*--follow*" "$OUT"
 
 expect fsops.exists.yes 0 '{"ok":true,"data":{"path":"f.txt","exists":true,"type":"file"}}' exists f.txt
 expect fsops.exists.no 0 '{"ok":true,"data":{"path":"none","exists":false}}' exists none
@@ -340,42 +317,6 @@ else
 	fi
 fi
 
-# ---- ls --depth, --long ----
-mkdir -p lt/a/b lt/c
-printf 'xy' >lt/a/b/f
-printf 'z' >lt/top
-ln -s "$t/w/keep" lt/a/out
-touch -d '2022-02-03 04:05:06.7 UTC' lt/top
-chmod 0640 lt/top
-expect fsops.ls.default 0 '{"ok":true,"data":[{"name":"a","type":"dir","size":'"$(stat -c %s lt/a)"'},{"name":"c","type":"dir","size":'"$(stat -c %s lt/c)"'},{"name":"top","type":"file","size":1}]}' ls lt
-wfo ls --depth 1 lt
-check fsops.ls.depth1_is_default "$("$WICKFS" ls lt)" "$OUT"
-wfo ls --depth 2 lt
-check fsops.ls.depth2 "a a/b a/out c top" "$(printf '%s' "$OUT" | grep -o '"name":"[^"]*"' | sed 's/"name":"//; s/"$//' | tr '\n' ' ' | sed 's/ $//')"
-wfo ls --depth 0 lt
-check fsops.ls.depth0_all "a a/b a/b/f a/out c top" "$(printf '%s' "$OUT" | grep -o '"name":"[^"]*"' | sed 's/"name":"//; s/"$//' | tr '\n' ' ' | sed 's/ $//')"
-check_match fsops.ls.depth_never_enters_link '*"name":"a/out","type":"symlink"*' "$OUT"
-case $OUT in *k.txt*) fail fsops.ls.depth_link_not_walked "$OUT" ;; *) pass fsops.ls.depth_link_not_walked ;; esac
-wfo ls --long lt
-check_match fsops.ls.long_file '*{"name":"top","type":"file","size":1,"mode":"0640","perm":"-rw-r-----","mtime":"2022-02-03T04:05:06.700000000Z","mtime_unix":1643861106}]}' "$OUT"
-wfo ls --long --depth 2 lt
-check_match fsops.ls.long_link '*{"name":"a/out","type":"symlink",*,"link_target":"'"$t/w/keep"'"}*' "$OUT"
-expect_error fsops.ls.depth_negative "ls: --depth takes 0 to 1000, got -1" ls --depth -1 lt
-expect_error fsops.ls.depth_not_number "ls: option --depth needs an integer*" ls --depth x lt
-expect_error fsops.ls.long_missing "ls none: no such file or directory" ls --long none
-expect_error fsops.ls.depth_file "ls lt/top: not a directory" ls --depth 2 lt/top
-
-# ---- write --no-clobber, --append ----
-expect_in fsops.write.no_clobber_new "a" 0 '{"ok":true,"data":{"path":"wn","bytes_written":1}}' write --no-clobber wn
-expect_error_in fsops.write.no_clobber_exists "b" "write wn: file exists" write --no-clobber wn
-check fsops.write.no_clobber_kept "a" "$(cat wn)"
-expect_in fsops.write.append "bc" 0 '{"ok":true,"data":{"path":"wn","bytes_written":2}}' write --append wn
-check fsops.write.appended "abc" "$(cat wn)"
-expect_in fsops.write.append_new "n" 0 '{"ok":true,"data":{"path":"wa/new","bytes_written":1}}' write --append wa/new
-expect_error_in fsops.write.both "x" "write: --no-clobber cannot be combined with --append" write --append --no-clobber wn
-check_match fsops.write.readonly_append '{"ok":false,"error":"write wn: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --append wn)"
-check_match fsops.write.readonly_no_clobber '{"ok":false,"error":"write wq: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --no-clobber wq)"
-
 # ---- --help and usage for every applet ----
 for a in stat exists mkdir rm mv cp append symlink readlink chmod; do
 	wf "$a" --help
@@ -554,19 +495,12 @@ check fsops.concurrent.all_ok 100 "$(cat "$t"/ap.* "$t"/ed.* | grep -c '"ok":tru
 d=$t/dm
 mkdir -p "$d"
 SOCK=$d/d.sock
-"$WICKFS" daemon --listen off --socket "$SOCK" 2>"$d/log" &
-DPID=$!
-PIDS+=("$DPID")
-for i in $(seq 100); do
-	grep -q "ready:" "$d/log" 2>/dev/null && break
-	sleep 0.05
-done
-if ! grep -q "ready:" "$d/log"; then
+if ! daemon_start "$d/log" --listen off --socket "$SOCK"; then
 	fail fsops.daemon.start "$(head -c 300 "$d/log")"
 	exit 0
 fi
-cl() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" "$@"; }
-raw() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw "$@"; }
+cl() { daemon_client "unix:$SOCK" "$@"; }
+raw() { daemon_send "unix:$SOCK" "$@"; }
 cd "$d" || exit 1
 printf 'x\n' >"$d/f"
 # same NAME SETUP STDIN ARGS...: SETUP (shell) runs before each of the
@@ -618,8 +552,7 @@ for a in "stat '$d/f'" "exists '$d/f'" "readlink '$d/sl'"; do
 	spawned=$(raw "{\"id\":\"f\",\"cmd\":$(jstr "\"$WICKFS\" $a")}")
 	check "fsops.daemon.cmd_equals_spawned.${a%% *}" "$spawned" "$fast"
 done
-kill "$DPID"
-wait "$DPID" 2>/dev/null || true
+daemon_stop || true
 
 # cp over a device or a FIFO refuses: putting a new file in its place
 # would remove the device (a root agent's `cp x /dev/null`).

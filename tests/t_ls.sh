@@ -84,3 +84,33 @@ expect ls.escaped_paths.bad 1 '{"ok":false,"error":"read '"$nu"'/c\\d: a backsla
 expect ls.escaped_paths.nul 1 '{"ok":false,"error":"read '"$nu"'/a\\x00: \\x00: a path holds no NUL byte (--escaped-paths)"}' --escaped-paths read "$nu/a\\x00"
 # without the flag the argument is literal, as the reference's
 expect ls.escaped_paths.off 1 '{"ok":false,"error":"read '"$nu"'/a\\xffb: no such file or directory"}' read "$nu/a\\xffb"
+
+# ---- --depth, --long (the fsops.ls.* checks, once in t_fsops.sh) ----
+dd=$TEST_TMP/ls_depth
+mkdir -p "$dd/keep"
+printf 'keep me\n' >"$dd/keep/k.txt"
+cd "$dd" || exit 1
+wfo() { wf "$@"; OUT=${OUT%$'\n'}; }
+mkdir -p lt/a/b lt/c
+printf 'xy' >lt/a/b/f
+printf 'z' >lt/top
+ln -s "$dd/keep" lt/a/out
+touch -d '2022-02-03 04:05:06.7 UTC' lt/top
+chmod 0640 lt/top
+expect fsops.ls.default 0 '{"ok":true,"data":[{"name":"a","type":"dir","size":'"$(stat -c %s lt/a)"'},{"name":"c","type":"dir","size":'"$(stat -c %s lt/c)"'},{"name":"top","type":"file","size":1}]}' ls lt
+wfo ls --depth 1 lt
+check fsops.ls.depth1_is_default "$("$WICKFS" ls lt)" "$OUT"
+wfo ls --depth 2 lt
+check fsops.ls.depth2 "a a/b a/out c top" "$(printf '%s' "$OUT" | grep -o '"name":"[^"]*"' | sed 's/"name":"//; s/"$//' | tr '\n' ' ' | sed 's/ $//')"
+wfo ls --depth 0 lt
+check fsops.ls.depth0_all "a a/b a/b/f a/out c top" "$(printf '%s' "$OUT" | grep -o '"name":"[^"]*"' | sed 's/"name":"//; s/"$//' | tr '\n' ' ' | sed 's/ $//')"
+check_match fsops.ls.depth_never_enters_link '*"name":"a/out","type":"symlink"*' "$OUT"
+case $OUT in *k.txt*) fail fsops.ls.depth_link_not_walked "$OUT" ;; *) pass fsops.ls.depth_link_not_walked ;; esac
+wfo ls --long lt
+check_match fsops.ls.long_file '*{"name":"top","type":"file","size":1,"mode":"0640","perm":"-rw-r-----","mtime":"2022-02-03T04:05:06.700000000Z","mtime_unix":1643861106}]}' "$OUT"
+wfo ls --long --depth 2 lt
+check_match fsops.ls.long_link '*{"name":"a/out","type":"symlink",*,"link_target":"'"$dd/keep"'"}*' "$OUT"
+expect_error fsops.ls.depth_negative "ls: --depth takes 0 to 1000, got -1" ls --depth -1 lt
+expect_error fsops.ls.depth_not_number "ls: option --depth needs an integer*" ls --depth x lt
+expect_error fsops.ls.long_missing "ls none: no such file or directory" ls --long none
+expect_error fsops.ls.depth_file "ls lt/top: not a directory" ls --depth 2 lt/top

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # patch: all-or-nothing edits, errors naming the hunk, the kept line ends,
 # readonly and root, a kill at any instant, concurrent edits and patches;
-# and the daemon's native op and cmd form giving the CLI's bytes for the
-# text applets (diff, patch, apply-patch, read --lines, edit --insert-line).
+# and the daemon's native op and cmd form giving the CLI's bytes. (The
+# other text applets' checks of that kind, and edit --insert-line's and
+# apply-patch's under WICKFS_READONLY, are in their own scripts.)
 . "$(dirname "$0")/lib.sh"
 
 d=$TEST_TMP/patch
@@ -52,13 +53,9 @@ expect_error_in patch.directory '[{"old_text":"a","new_text":"b"}]' "patch dir*"
 expect_error patch.no_path "usage: wickfs patch*" patch
 check_true patch.errors.untouched2 "changed" cmp -s all all.orig
 
-# WICKFS_READONLY refuses patch, edit and apply-patch; nothing changes.
+# WICKFS_READONLY refuses patch; nothing changes.
 WICKFS_READONLY=1 wf_in '[{"old_text":"x2","new_text":"y"}]' patch all
 check patch.readonly.patch '{"ok":false,"error":"patch all: refused, WICKFS_READONLY is set"}' "${OUT%$'\n'}"
-WICKFS_READONLY=1 wf_in '{"new_text":"y"}' edit --insert-line 0 all
-check_match patch.readonly.insert '*refused, WICKFS_READONLY is set*' "$OUT"
-WICKFS_READONLY=1 wf_in $'*** Begin Patch\n*** Delete File: all\n*** End Patch\n' apply-patch
-check_match patch.readonly.apply '*apply-patch: refused, WICKFS_READONLY is set*' "$OUT"
 check_true patch.readonly.untouched "changed" cmp -s all all.orig
 
 # Under a root: a link out is refused, the outside file untouched.
@@ -122,51 +119,15 @@ check patch.concurrent.lines 70 "$(wc -l <conc)"
 check patch.concurrent.answers 70 "$(cat out.* | grep -c '"ok":true')"
 
 # The daemon: native op and cmd form give the CLI's bytes.
-SOCK=$d/d.sock
-"$WICKFS" daemon --listen off --socket "$SOCK" 2>"$d/daemon.log" &
-DPID=$!
-trap 'kill -9 "$DPID" 2>/dev/null; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
-for ((i = 0; i < 100; i++)); do
-	grep -q "ready:" "$d/daemon.log" 2>/dev/null && break
-	sleep 0.05
-done
-raw() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw "$@"; }
-# same NAME STDIN ARGS...: CLI, then native op, then cmd form, on one file
-# state each (restored between runs).
-same() {
-	local name=$1 in=$2 cli native cmd args="" a
-	shift 2
-	for a in "${@:2}"; do args+=${args:+,}$(jstr "$a"); done
-	cp "$d/daemon_f.orig" "$d/daemon_f"
-	cli=$(cd "$d" && printf '%s' "$in" | "$WICKFS" "$@")
-	cp "$d/daemon_f.orig" "$d/daemon_f"
-	native=$(raw "{\"id\":\"1\",\"op\":\"$1\",\"args\":[$args],\"stdin\":$(jstr "$in")}")
-	cp "$d/daemon_f.orig" "$d/daemon_f"
-	cmd=$(raw "{\"id\":\"2\",\"cmd\":$(jstr "wickfs $*"),\"stdin\":$(jstr "$in")}")
-	check "patch.daemon.$name.native" "{\"id\":\"1\",${cli#\{}" "$native"
-	check "patch.daemon.$name.cmd" "{\"id\":\"2\",\"stdout\":$(jstr "$cli
-"),\"stderr\":\"\",\"exit_code\":$([[ $cli == '{"ok":true'* ]] && echo 0 || echo 1)}" "$cmd"
-}
-if grep -q "ready:" "$d/daemon.log"; then
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+if daemon_start "$d/daemon.log" --listen off --socket "$d/d.sock"; then
 	printf 'one\ntwo\nthree\n' >daemon_f.orig
-	printf 'one\nTWO\nthree\n' >daemon_g
-	same diff "" diff "$d/daemon_f" "$d/daemon_g"
-	same diff_json "" diff --json "$d/daemon_f" "$d/daemon_g"
-	same diff_stdin $'one\n2\n' diff --stdin "$d/daemon_f"
-	same patch '[{"old_text":"two","new_text":"2"}]' patch "$d/daemon_f"
-	same patch_error '[{"old_text":"zzz","new_text":"2"}]' patch "$d/daemon_f"
-	same apply_patch "*** Begin Patch
-*** Update File: $d/daemon_f
-@@
--two
-+2
-*** End Patch
-" apply-patch
-	same read_lines "" read --lines --offset 2 "$d/daemon_f"
-	same read_bytes "" read --bytes --offset 1 --limit 3 "$d/daemon_f"
-	same insert '{"new_text":"zero"}' edit --insert-line 0 "$d/daemon_f"
+	reset="cp '$d/daemon_f.orig' '$d/daemon_f'"
+	same_via_daemon "unix:$d/d.sock" patch.daemon.patch "$reset" \
+		'[{"old_text":"two","new_text":"2"}]' patch "$d/daemon_f"
+	same_via_daemon "unix:$d/d.sock" patch.daemon.patch_error "$reset" \
+		'[{"old_text":"zzz","new_text":"2"}]' patch "$d/daemon_f"
+	daemon_stop
 else
 	fail patch.daemon.start "$(cat "$d/daemon.log")"
 fi
-kill -9 "$DPID" 2>/dev/null
-wait "$DPID" 2>/dev/null || true

@@ -99,3 +99,87 @@ WICKFS_MAX_FILE=9 expect read.max_file.over 1 \
 WICKFS_MAX_FILE=10 expect read.max_file.at_limit 0 '{"ok":true,"data":"0123456789"}' read max.txt
 WICKFS_MAX_FILE=abc expect read.max_file.not_a_number 0 '{"ok":true,"data":"0123456789"}' read max.txt
 WICKFS_MAX_FILE=0 expect read.max_file.zero 0 '{"ok":true,"data":"0123456789"}' read max.txt
+
+# ---- --lines, --bytes (the checks of t_read_lines.sh, merged here) ----
+mkdir -p "$TEST_TMP/read_lines"
+cd "$TEST_TMP/read_lines" || exit 1
+seq 1 2500 >n
+# cat -n's bytes for a page, as a JSON string.
+page() { jstr "$(awk -v a="$1" -v b="$2" 'NR>=a && NR<=b {printf "%6d\t%s\n", NR, $0}' n; echo .)"; }
+want=$(page 1 3)
+want=${want%.\"}\"
+expect read.lines.limit 0 "{\"ok\":true,\"data\":{\"path\":\"n\",\"text\":$want,\"offset\":1,\"lines\":3,\"total_lines\":2500,\"truncated\":true}}" read --lines --limit 3 n
+check_true read.lines.cat_n "differs from cat -n" cmp -s <(wf read --lines --limit 3 n; printf '%b' "$(sed 's/.*"text":"//; s/","offset".*//' "$_wf_out")") <(head -3 n | cat -n)
+want=$(page 2499 2500)
+want=${want%.\"}\"
+expect read.lines.offset_end 0 "{\"ok\":true,\"data\":{\"path\":\"n\",\"text\":$want,\"offset\":2499,\"lines\":2,\"total_lines\":2500,\"truncated\":false}}" read --lines --offset 2499 n
+wf read --lines n
+check_match read.lines.default_2000 '*"offset":1,"lines":2000,"total_lines":2500,"truncated":true}}*' "$OUT"
+expect read.lines.past_end 0 '{"ok":true,"data":{"path":"n","text":"","offset":0,"lines":0,"total_lines":2500,"truncated":false}}' read --lines --offset 3000 n
+printf 'a\nb' >nonl
+expect read.lines.no_final_newline 0 '{"ok":true,"data":{"path":"nonl","text":"     1\ta\n     2\tb","offset":1,"lines":2,"total_lines":2,"truncated":false}}' read --lines nonl
+head -c 2500 /dev/zero | tr '\0' x >long
+wf read --lines long
+check_match read.lines.long_cut '*"lines":1,"total_lines":1,"truncated":true}}*' "$OUT"
+check_match read.lines.long_marker '*x [[]... line cut: 2500 characters]*' "$OUT"
+: >empty
+expect read.lines.empty 0 '{"ok":true,"data":{"path":"empty","text":"","offset":0,"lines":0,"total_lines":0,"truncated":false}}' read --lines empty
+expect_error read.lines.offset_zero "read n: --offset counts lines from 1" read --lines --offset 0 n
+expect_error read.lines.limit_zero "*limit*" read --lines --limit 0 n
+expect_error read.lines.not_number "*offset*" read --lines --offset x n
+expect_error read.lines.missing "*nope: no such file or directory" read --lines nope
+expect_error read.lines.and_bytes "*--lines*--bytes*" read --lines --bytes n
+
+# --bytes
+printf 'hello world' >h
+expect read.bytes.range 0 '{"ok":true,"data":{"path":"h","content":"lo wo","offset":3,"bytes":5,"size":11,"eof":false}}' read --bytes --offset 3 --limit 5 h
+expect read.bytes.default 0 '{"ok":true,"data":{"path":"h","content":"hello world","offset":0,"bytes":11,"size":11,"eof":true}}' read --bytes h
+expect read.bytes.past_end 0 '{"ok":true,"data":{"path":"h","content":"","offset":20,"bytes":0,"size":11,"eof":true}}' read --bytes --offset 20 h
+printf '\xff\x00\x01' >bin
+expect read.bytes.base64 0 '{"ok":true,"data":{"path":"bin","content":"base64:/wAB","offset":0,"bytes":3,"size":3,"eof":true}}' read --bytes bin
+printf '\xc3\xa9' >utf
+expect read.bytes.split_utf8 0 '{"ok":true,"data":{"path":"utf","content":"base64:ww==","offset":0,"bytes":1,"size":2,"eof":false}}' read --bytes --limit 1 utf
+expect_error read.bytes.negative "*offset*" read --bytes --offset -1 h
+expect_error read.bytes.limit_too_big "*limit*" read --bytes --limit 99999999 h
+expect_error read.bytes.fifo "*" read --bytes /dev/null
+expect_error read.offset_alone "read h: --offset and --limit need --lines or --bytes" read --offset 1 h
+mkfifo fifo
+wf read --bytes fifo
+check_match read.bytes.fifo_refused '*"ok":false*fifo*' "$OUT"
+
+# The reference form is unchanged, and literal: one argument is a path.
+expect read.reference 0 '{"ok":true,"data":"hello world"}' read h
+printf 'dash\n' >./--lines
+expect read.reference_literal 0 '{"ok":true,"data":"dash\n"}' read --lines
+
+# The daemon's native op and cmd form give the CLI's bytes (the
+# patch.daemon.* names of t_patch.sh, where this was).
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+dm=$TEST_TMP/read_daemon
+mkdir -p "$dm"
+if daemon_start "$dm/daemon.log" --listen off --socket "$dm/d.sock"; then
+	printf 'one\ntwo\nthree\n' >"$dm/daemon_f.orig"
+	reset="cp '$dm/daemon_f.orig' '$dm/daemon_f'"
+	same_via_daemon "unix:$dm/d.sock" patch.daemon.read_lines "$reset" "" \
+		read --lines --offset 2 "$dm/daemon_f"
+	same_via_daemon "unix:$dm/d.sock" patch.daemon.read_bytes "$reset" "" \
+		read --bytes --offset 1 --limit 3 "$dm/daemon_f"
+	daemon_stop
+else
+	fail patch.daemon.start "$(cat "$dm/daemon.log")"
+fi
+
+# ---- --gzip (the read.gzip.* checks, once in t_transfer.sh) ----
+mkdir -p "$TEST_TMP/read_gzip"
+cd "$TEST_TMP/read_gzip" || exit 1
+# A field of the last envelope: "key":number|bool or "key":"string".
+field() { printf '%s' "$OUT" | sed -n 's/.*"'"$1"'":\("[^"]*"\|[0-9a-z]*\).*/\1/p' | tr -d '"'; }
+seq 1 20000 >text.txt
+wf read --gzip text.txt
+printf '%s' "$OUT" | sed 's/.*"data":"\([^"]*\)".*/\1/' | base64 -d | gunzip >back.txt 2>/dev/null
+check_true read.gzip.round_trip "gunzip of the data differs" cmp -s text.txt back.txt
+check_true read.gzip.smaller "not smaller: ${#OUT}" test "${#OUT}" -lt 60000
+wf read --gzip --bytes --offset 6 --limit 4 text.txt
+check read.gzip.range "$(printf '4\n5\n')" "$(field content | base64 -d | gunzip)"
+wf read --gzip --lines text.txt
+check_match read.gzip.not_with_lines '{"ok":false,"error":"read: --lines cannot be combined with --gzip"}*' "$OUT"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# read --gzip, write --gzip, and download / upload in chunks: on the CLI,
-# and through the daemon's native ops with every line under 10 MiB.
+# download / upload in chunks: on the CLI, and through the daemon's native
+# ops with every line under 10 MiB (read --gzip and write --gzip: t_read.sh,
+# t_write.sh).
 . "$(dirname "$0")/lib.sh"
 
 d=$TEST_TMP/xfer
@@ -10,30 +11,7 @@ cd "$d" || exit 1
 # A field of the last envelope: "key":number|bool or "key":"string".
 field() { printf '%s' "$OUT" | sed -n 's/.*"'"$1"'":\("[^"]*"\|[0-9a-z]*\).*/\1/p' | tr -d '"'; }
 
-seq 1 20000 >text.txt
 head -c 3000000 /dev/urandom >rand.bin
-
-# ---- read --gzip / write --gzip ----
-wf read --gzip text.txt
-printf '%s' "$OUT" | sed 's/.*"data":"\([^"]*\)".*/\1/' | base64 -d | gunzip >back.txt 2>/dev/null
-check_true read.gzip.round_trip "gunzip of the data differs" cmp -s text.txt back.txt
-check_true read.gzip.smaller "not smaller: ${#OUT}" test "${#OUT}" -lt 60000
-wf read --gzip --bytes --offset 6 --limit 4 text.txt
-check read.gzip.range "$(printf '4\n5\n')" "$(field content | base64 -d | gunzip)"
-wf read --gzip --lines text.txt
-check_match read.gzip.not_with_lines '{"ok":false,"error":"read: --lines cannot be combined with --gzip"}*' "$OUT"
-gzip -c text.txt | base64 >text.b64
-wf_file text.b64 write --gzip w.txt
-check_true write.gzip.round_trip "w.txt differs" cmp -s text.txt w.txt
-check write.gzip.bytes "$(stat -c %s text.txt)" "$(field bytes_written)"
-wf_in 'not base64!' write --gzip bad.txt
-check_match write.gzip.not_base64 '{"ok":false,"error":"write bad.txt: --gzip: stdin is not base64"}*' "$OUT"
-wf_in "$(printf 'plain' | base64)" write --gzip bad.txt
-check_match write.gzip.not_gzip '{"ok":false,"error":"write bad.txt: --gzip: *' "$OUT"
-check_true write.gzip.nothing_written "bad.txt exists" test ! -e bad.txt
-head -c 3000000 /dev/zero | gzip -c | base64 >bomb.b64
-WICKFS_MAX_FILE=1000000 "$WICKFS" write --gzip bomb.txt <bomb.b64 >bomb.out
-check_match write.gzip.bounded '{"ok":false,"error":"write bomb.txt: --gzip: *exceeds the limit of 1000000*' "$(cat bomb.out)"
 
 # ---- download / upload on the CLI ----
 rm -f got.bin

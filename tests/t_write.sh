@@ -132,3 +132,35 @@ else
 	check write.fsync.off_edit "renameat " \
 		"$(printf '{"old_text":"plain","new_text":"p"}' | syncs "$WICKFS" edit fsync.txt)"
 fi
+
+# ---- --no-clobber, --append (the fsops.write.* checks, once in t_fsops.sh) ----
+mkdir -p "$TEST_TMP/write_modes"
+cd "$TEST_TMP/write_modes" || exit 1
+expect_in fsops.write.no_clobber_new "a" 0 '{"ok":true,"data":{"path":"wn","bytes_written":1}}' write --no-clobber wn
+expect_error_in fsops.write.no_clobber_exists "b" "write wn: file exists" write --no-clobber wn
+check fsops.write.no_clobber_kept "a" "$(cat wn)"
+expect_in fsops.write.append "bc" 0 '{"ok":true,"data":{"path":"wn","bytes_written":2}}' write --append wn
+check fsops.write.appended "abc" "$(cat wn)"
+expect_in fsops.write.append_new "n" 0 '{"ok":true,"data":{"path":"wa/new","bytes_written":1}}' write --append wa/new
+expect_error_in fsops.write.both "x" "write: --no-clobber cannot be combined with --append" write --append --no-clobber wn
+check_match fsops.write.readonly_append '{"ok":false,"error":"write wn: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --append wn)"
+check_match fsops.write.readonly_no_clobber '{"ok":false,"error":"write wq: refused, WICKFS_READONLY is set"}' "$(printf x | WICKFS_READONLY=1 "$WICKFS" write --no-clobber wq)"
+
+# ---- --gzip (the write.gzip.* checks, once in t_transfer.sh) ----
+mkdir -p "$TEST_TMP/write_gzip"
+cd "$TEST_TMP/write_gzip" || exit 1
+# A field of the last envelope: "key":number|bool or "key":"string".
+field() { printf '%s' "$OUT" | sed -n 's/.*"'"$1"'":\("[^"]*"\|[0-9a-z]*\).*/\1/p' | tr -d '"'; }
+seq 1 20000 >text.txt
+gzip -c text.txt | base64 >text.b64
+wf_file text.b64 write --gzip w.txt
+check_true write.gzip.round_trip "w.txt differs" cmp -s text.txt w.txt
+check write.gzip.bytes "$(stat -c %s text.txt)" "$(field bytes_written)"
+wf_in 'not base64!' write --gzip bad.txt
+check_match write.gzip.not_base64 '{"ok":false,"error":"write bad.txt: --gzip: stdin is not base64"}*' "$OUT"
+wf_in "$(printf 'plain' | base64)" write --gzip bad.txt
+check_match write.gzip.not_gzip '{"ok":false,"error":"write bad.txt: --gzip: *' "$OUT"
+check_true write.gzip.nothing_written "bad.txt exists" test ! -e bad.txt
+head -c 3000000 /dev/zero | gzip -c | base64 >bomb.b64
+WICKFS_MAX_FILE=1000000 "$WICKFS" write --gzip bomb.txt <bomb.b64 >bomb.out
+check_match write.gzip.bounded '{"ok":false,"error":"write bomb.txt: --gzip: *exceeds the limit of 1000000*' "$(cat bomb.out)"

@@ -30,20 +30,20 @@ static ssize_t src_read(void *arg, void *p, size_t n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct src s = {data, size, 0};
-	struct gzr *z = gzr_open(src_read, &s, LIMIT);
+	struct gzpar_reader *z = gzpar_reader_open(src_read, &s, LIMIT);
 	unsigned long long total = 0;
 	char buf[8192];
 	ssize_t n;
 
 	if (!z)
 		return 0;
-	while ((n = gzr_read(z, buf, sizeof(buf))) > 0) {
+	while ((n = gzpar_reader_read(z, buf, sizeof(buf))) > 0) {
 		total += (unsigned long long)n;
 		if (total > LIMIT)
 			abort(); /* the bomb limit let bytes through */
 	}
-	if (n < 0 && !gzr_error(z))
+	if (n < 0 && !gzpar_reader_error(z))
 		abort();
-	gzr_free(z);
+	gzpar_reader_free(z);
 	return 0;
 }

@@ -33,18 +33,18 @@ static ssize_t mem_read(void *arg, void *p, size_t n)
 
 static ssize_t gz_read(void *arg, void *p, size_t n)
 {
-	return gzr_read(arg, p, n);
+	return gzpar_reader_read(arg, p, n);
 }
 
 static const char *gz_err(void *arg)
 {
-	return gzr_error(arg);
+	return gzpar_reader_error(arg);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mem m = {data, size};
-	struct gzr *z = gzr_open(mem_read, &m, LIMIT);
+	struct gzpar_reader *z = gzpar_reader_open(mem_read, &m, LIMIT);
 	struct tar_reader *t = z ? tar_reader_open(gz_read, gz_err, z) : NULL;
 	struct tar_entry e;
 	char buf[4096];
@@ -62,9 +62,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n < 0)
 			break;
 	}
-	if (z && gzr_out_bytes(z) > LIMIT)
+	if (z && gzpar_reader_out_bytes(z) > LIMIT)
 		abort();
 	tar_reader_free(t);
-	gzr_free(z);
+	gzpar_reader_free(z);
 	return 0;
 }

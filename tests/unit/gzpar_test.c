@@ -61,7 +61,7 @@ static unsigned char *make_input(size_t n, unsigned seed)
 static int compress_mem(const unsigned char *in, size_t n, int level,
 			int threads, size_t piece, struct mem *out)
 {
-	struct gzw *g = gzw_open(level, threads, mem_sink, out);
+	struct gzpar_writer *g = gzpar_writer_open(level, threads, mem_sink, out);
 	size_t off = 0;
 	int r = 0;
 
@@ -69,12 +69,12 @@ static int compress_mem(const unsigned char *in, size_t n, int level,
 		return -1;
 	while (off < n && !r) {
 		size_t k = n - off < piece ? n - off : piece;
-		r = gzw_write(g, in + off, k);
+		r = gzpar_writer_write(g, in + off, k);
 		off += k;
 	}
 	if (!r)
-		r = gzw_finish(g);
-	gzw_free(g);
+		r = gzpar_writer_finish(g);
+	gzpar_writer_free(g);
 	return r;
 }
 
@@ -107,11 +107,11 @@ static int zlib_decode_one(const struct mem *gz, unsigned char **out,
 	return ret == Z_STREAM_END && z.avail_in == 0 ? 0 : -1;
 }
 
-static int gzr_decode(struct mem *gz, unsigned long long limit,
+static int decode_all(struct mem *gz, unsigned long long limit,
 		      unsigned char **out, size_t *outlen, char *err,
 		      size_t errlen)
 {
-	struct gzr *z = gzr_open(mem_source, gz, limit);
+	struct gzpar_reader *z = gzpar_reader_open(mem_source, gz, limit);
 	size_t cap = 1024, len = 0;
 	unsigned char *o = malloc(cap);
 	ssize_t n;
@@ -122,13 +122,13 @@ static int gzr_decode(struct mem *gz, unsigned long long limit,
 			cap *= 2;
 			o = realloc(o, cap);
 		}
-		n = gzr_read(z, o + len, 4096 - (len % 3)); /* odd sizes */
+		n = gzpar_reader_read(z, o + len, 4096 - (len % 3)); /* odd sizes */
 		if (n <= 0)
 			break;
 		len += (size_t)n;
 	}
-	snprintf(err, errlen, "%s", gzr_error(z));
-	gzr_free(z);
+	snprintf(err, errlen, "%s", gzpar_reader_error(z));
+	gzpar_reader_free(z);
 	*out = o;
 	*outlen = len;
 	return n < 0 ? -1 : 0;
@@ -162,9 +162,9 @@ static void round_trip(size_t n, int level, int threads, size_t piece)
 		goto out;
 	}
 	gz.chunk = 1000;
-	if (gzr_decode(&gz, 0, &o, &olen, err, sizeof(err)) || olen != n ||
+	if (decode_all(&gz, 0, &o, &olen, err, sizeof(err)) || olen != n ||
 	    memcmp(o, in, n))
-		unit_fail(name, "gzr_read: %s (%zu bytes)", err, olen);
+		unit_fail(name, "gzpar_reader_read: %s (%zu bytes)", err, olen);
 	else
 		unit_ok(name);
 	free(o);
@@ -230,7 +230,7 @@ static void expect_read_error(const char *name, struct mem *gz,
 	size_t olen;
 	char err[256];
 
-	if (gzr_decode(gz, limit, &o, &olen, err, sizeof(err)) == 0)
+	if (decode_all(gz, limit, &o, &olen, err, sizeof(err)) == 0)
 		unit_fail(name, "accepted (%zu bytes)", olen);
 	else if (!strstr(err, needle))
 		unit_fail(name, "error %s lacks %s", err, needle);
@@ -250,7 +250,7 @@ static void reader_cases(void)
 	compress_mem(in, 1000, 1, 1, 1000, &b);
 	mem_sink(&cat, a.p, a.len);
 	mem_sink(&cat, b.p, b.len);
-	if (gzr_decode(&cat, 0, &o, &olen, err, sizeof(err)) == 0 &&
+	if (decode_all(&cat, 0, &o, &olen, err, sizeof(err)) == 0 &&
 	    olen == n + 1000 && !memcmp(o, in, n) && !memcmp(o + n, in, 1000))
 		unit_ok("gzpar/multi_member");
 	else
@@ -258,7 +258,7 @@ static void reader_cases(void)
 	free(o);
 
 	mem_sink(&cat, "\0\0\0\0", 4);
-	if (gzr_decode(&cat, 0, &o, &olen, err, sizeof(err)) == 0 && olen == n + 1000)
+	if (decode_all(&cat, 0, &o, &olen, err, sizeof(err)) == 0 && olen == n + 1000)
 		unit_ok("gzpar/trailing_zeros_accepted");
 	else
 		unit_fail("gzpar/trailing_zeros_accepted", "%s", err);
@@ -284,7 +284,7 @@ static void reader_cases(void)
 	a.p[a.len - 6] ^= 1;
 
 	expect_read_error("gzpar/limit", &a, n - 1, "exceeds the limit of");
-	if (gzr_decode(&a, n, &o, &olen, err, sizeof(err)) == 0 && olen == n)
+	if (decode_all(&a, n, &o, &olen, err, sizeof(err)) == 0 && olen == n)
 		unit_ok("gzpar/limit_exact_ok");
 	else
 		unit_fail("gzpar/limit_exact_ok", "%s", err);
@@ -306,15 +306,15 @@ static void sink_error(void)
 	struct mem m = {0};
 
 	m.fail_after = 2;
-	struct gzw *g = gzw_open(6, 2, mem_sink, &m);
-	int r = gzw_write(g, in, n);
+	struct gzpar_writer *g = gzpar_writer_open(6, 2, mem_sink, &m);
+	int r = gzpar_writer_write(g, in, n);
 	if (!r)
-		r = gzw_finish(g);
-	if (r && strstr(gzw_error(g), "No space left"))
+		r = gzpar_writer_finish(g);
+	if (r && strstr(gzpar_writer_error(g), "No space left"))
 		unit_ok("gzpar/sink_error_reported");
 	else
-		unit_fail("gzpar/sink_error_reported", "r=%d err=%s", r, gzw_error(g));
-	gzw_free(g);
+		unit_fail("gzpar/sink_error_reported", "r=%d err=%s", r, gzpar_writer_error(g));
+	gzpar_writer_free(g);
 	free(in);
 	free(m.p);
 }

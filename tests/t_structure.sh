@@ -1,7 +1,4 @@
 #!/usr/bin/env bash
-# PENDING: kept out of tests/run (tests/t_*.sh) until the module refactor of
-# issue 21 (items 4-5) makes it pass; run it by hand:
-#   WICKFS=build/wickfs bash tests/pending/t_structure.sh
 # The shape of the tree (docs/style.md): lib/ is a library the applets use,
 # never the other way round; its modules call each other in one direction;
 # every lib source has the header of its name.
@@ -38,9 +35,9 @@
 # of the build (make), and are skipped when those are missing or older than
 # their sources. A failure lists every offender on its line; a circle's
 # calls, with their symbols, follow on lines of their own.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 obj=build/obj
 
