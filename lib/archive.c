@@ -351,8 +351,8 @@ int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
 	k.buf = malloc(IO_BUF);
 	/* no --threads: WICKFS_THREADS, when a number; <= 0 the cores */
 	k.gz = gzpar_writer_open(o->level,
-			o->threads > 0 || c->set->threads_bad ? o->threads : (int)c->set->threads,
-			gz_sink, &out_fd);
+				 o->threads > 0 || c->set->threads_bad ? o->threads : (int)c->set->threads,
+				 gz_sink, &out_fd);
 	if (!k.buf || !k.gz) {
 		wfs_fail(c, "pack %s: out of memory", o->dir);
 		goto out;
