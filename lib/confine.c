@@ -122,7 +122,9 @@ static int reserved(const char *rel)
 static int confine_resolve(const char *root, const char *path, char *canon,
 			   size_t canonlen, char *why, size_t whylen, int own)
 {
-	static __thread struct todo t;
+	/* on the stack, not thread-local: 8 KB of TLS made every process
+	 * start map and fault in a TLS block, confined or not */
+	struct todo t;
 	char cur[PATH_MAX + 1], comp[NAME_MAX + 2], target[PATH_MAX + 1];
 	char last_link[PATH_MAX + 1] = "", last_target[PATH_MAX + 1] = "";
 	size_t rl = strlen(root), cl;
