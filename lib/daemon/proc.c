@@ -57,6 +57,8 @@ void proc_start(struct daemon *d, struct job *j)
 			   j->exec.command);
 }
 
+#define PROC_OUTPUT_FLOOR 4096
+
 /* A command's output counts against the budget as it is gathered; past
  * the budget's bulk share, what more it prints is discarded, and the
  * answer flags the streams cut. */
@@ -72,6 +74,10 @@ static void proc_count(struct daemon *d, struct job *j)
 	if (wfs_budget_used(&d->mem) <= d->mem.bulk)
 		return;
 	keep = p->out[0].len > p->out[1].len ? p->out[0].len : p->out[1].len;
+	/* a few KiB a stream always: under a flood a small command's answer
+	 * is whole (at most --max-procs of these past the budget) */
+	if (keep < PROC_OUTPUT_FLOOR)
+		keep = PROC_OUTPUT_FLOOR;
 	if (keep < p->max_output) {
 		p->max_output = keep;
 		daemon_log("id=%s: output cut at %zu bytes per stream: the memory budget "
