@@ -226,9 +226,20 @@ int main(int argc, char **argv)
 				fprintf(stderr, "wickfs: unknown applet '%s'\n", argv[2]);
 				return 2;
 			}
-			if (a)
-				fputs(a->help, stdout);
-			else
+			if (a) {
+				struct arena ha;
+				const char *h;
+
+				arena_init(&ha);
+				h = applet_help(a, &ha);
+				if (h)
+					fputs(h, stdout);
+				arena_free(&ha);
+				if (!h) {
+					fprintf(stderr, "wickfs: help %s: out of memory\n", a->name);
+					return 1;
+				}
+			} else
 				usage(stdout);
 			return 0;
 		}

@@ -79,7 +79,7 @@ struct applet {
 	const struct optdef *opts; /* ends with names NULL */
 	int min_args, max_args;    /* max -1: unlimited */
 	unsigned flags;
-	const char *help;
+	unsigned help; /* where its text starts in the help blob */
 	applet_main_fn main;
 	applet_text_fn text; /* NULL: the generic form */
 };
@@ -119,6 +119,12 @@ struct applet {
 /* The generated table (build/gen/applets.c). */
 extern const struct applet applet_table[];
 extern const size_t applet_count;
+/* Every applet's help text, gzip'ed (scripts/gen-applets.sh). */
+extern const unsigned char applet_help_gz[];
+extern const size_t applet_help_gz_size, applet_help_size;
+/* a's help text (usage line first, an example last), in arena ar; NULL
+ * when out of memory. */
+const char *applet_help(const struct applet *a, struct arena *ar);
 /* The variables options take their defaults from (the first one set), by
  * struct optdef's env: names, each ending in NUL, then an empty one (a
  * spec's $A|B is "A\0B\0"); read from r->ctx->set->env. */

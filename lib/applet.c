@@ -25,6 +25,7 @@
 #include "json.h"
 #include "reply.h"
 #include "bytes.h"
+#include "gzpar.h"
 #include "ctx.h"
 #include "path.h"
 #include "settings.h"
@@ -242,8 +243,12 @@ static int opts_check(struct req *r)
 
 static int usage_line(struct req *r)
 {
-	const char *h = r->applet->help;
-	const char *nl = strchr(h, '\n');
+	const char *h = applet_help(r->applet, r->arena);
+	const char *nl;
+
+	if (!h)
+		return reply_error(r, "%s: out of memory", r->applet->name);
+	nl = strchr(h, '\n');
 
 	return reply_error(r, "%.*s", (int)(nl ? nl - h : (long)strlen(h)), h);
 }
@@ -266,7 +271,11 @@ static int run(const struct applet *a, struct req *r, int argc, char **argv)
 		/* -h as --help, where the applet has no -h of its own */
 		if (!opts_done && (!strcmp(argv[i], "--help") ||
 				   (!strcmp(argv[i], "-h") && opt_find(a, "h", 1) < 0))) {
-			buf_puts(r->out, a->help);
+			const char *h = applet_help(a, r->arena);
+
+			if (!h)
+				return reply_error(r, "%s: out of memory", a->name);
+			buf_puts(r->out, h);
 			r->text_done = 1;
 			return 0;
 		}
@@ -312,6 +321,21 @@ static int run(const struct applet *a, struct req *r, int argc, char **argv)
 	    wfs_writable(r->ctx, a->name, np ? pos[np - 1] : NULL))
 		return reply_ctx_error(r);
 	return a->main(r);
+}
+
+const char *applet_help(const struct applet *a, struct arena *ar)
+{
+	struct buf b;
+	char err[128];
+	char *h = NULL;
+
+	buf_init(&b);
+	if (!gzpar_gunzip_buf(applet_help_gz, applet_help_gz_size, applet_help_size, &b, err,
+			      sizeof(err)) &&
+	    b.len == applet_help_size && a->help < b.len)
+		h = arena_strdup(ar, b.p + a->help);
+	buf_free(&b);
+	return h;
 }
 
 int applet_run(const struct applet *a, struct req *r, int argc, char **argv)

@@ -13,8 +13,9 @@
 #       object defines, nor to any applet's entry NAME_main (the names
 #       scripts/gen-applets.sh gives them), whether or not that applet is
 #       configured in; from the generated table (gen/applets.o) lib may use
-#       applet_table, applet_count and applet_env_names (the options'
-#       variables), the dispatch that names no applet
+#       applet_table, applet_count, applet_env_names (the options'
+#       variables) and applet_help_* (the help texts, gzip'ed), the
+#       dispatch that names no applet
 #   structure.lib_no_cycles         the calls between lib's modules (symbols
 #       one object uses and another defines, from nm over build/obj/lib)
 #       have no circle. A module is one source file: lib/X.c, and each file
@@ -168,7 +169,7 @@ else
 				split(use[i], u, " ")
 				s = u[2]
 				if (s in entry || (s in def && !(def[s] == "gen/applets.c" &&
-				    (s == "applet_table" || s == "applet_count" || s == "applet_env_names"))))
+				    (s == "applet_table" || s == "applet_count" || s == "applet_env_names" || s ~ /^applet_help_(gz|gz_size|size)$/))))
 					print u[1] " -> " s (s in def ? " (" def[s] ")" : "")
 			}
 		}

@@ -124,3 +124,23 @@ expect cli.unknown_short 1 '{"ok":false,"error":"grep: unknown option -Q (wickfs
 expect cli.ref_form_literal 1 '{"ok":false,"error":"ls --bogus: no such file or directory"}' ls --bogus
 # after -- a dash-led argument is a positional
 expect cli.after_dashdash 0 '{"ok":true,"data":{"matches":[],"truncated":false}}' grep -- -Q src
+
+# ---- the generic form of the applets that change files ----
+g=$TEST_TMP/generic
+mkdir -p "$g"
+cd "$g" || exit 1
+echo hi >f
+tx text.generic.cp 0 $'src: f\ndst: g\ncopied: 1\n' "" cp f g
+tx text.generic.mv 0 $'src: g\ndst: h\ncopied: false\n' "" mv g h
+tx text.generic.chmod 0 $'path: h\nmode: 0600\n' "" chmod 600 h
+tx text.generic.symlink 0 $'path: l\ntarget: h\n' "" symlink h l
+tx text.generic.readlink 0 $'path: l\ntarget: h\n' "" readlink l
+wf_in $'x\n' -t write w
+check text.generic.write $'path: w\nbytes_written: 2\n' "$OUT"
+wf_in $'y\n' -t append w
+check text.generic.append $'path: w\nbytes_written: 2\n' "$OUT"
+wf_in '{"old_text":"x","new_text":"z"}' -t edit w
+check text.generic.edit $'path: w\nreplacements: 1\n' "$OUT"
+wf_in '{"old_text":"nope","new_text":"z"}' -t edit w
+check text.generic.edit_error_rc 1 "$RC"
+check_match text.generic.edit_error "wickfs edit: w: old_text not found*" "$ERR"
