@@ -22,6 +22,10 @@ int check_yaml_lines(struct arena *a, const char *s, size_t n, struct json_val *
 int check_template(struct arena *a, const char *s, size_t n, const struct json_val *vars,
 		   char **env, struct buf *out, char *err, size_t errlen);
 
+/* strtod for decimal numbers, without libc's (it brings in hex floats
+ * and locale code): sign, digits, fraction, exponent. */
+double check_strtod(const char *s, char **end);
+
 /* A value made in the arena. */
 struct json_val *check_str(struct arena *a, const char *s);
 struct json_val *check_num(struct arena *a, double v);

@@ -11,6 +11,43 @@
 #include "check_int.h"
 #include "re.h"
 
+static int digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+double check_strtod(const char *s, char **end)
+{
+	const char *p = s;
+	double v = 0, scale = 1;
+	int neg = 0, digits = 0, ex = 0, eneg = 0;
+
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	for (; digit(*p); p++, digits++)
+		v = v * 10 + (*p - '0');
+	if (*p == '.')
+		for (p++; digit(*p); p++, digits++)
+			v += (*p - '0') * (scale /= 10);
+	if (!digits) {
+		*end = (char *)s;
+		return 0;
+	}
+	if ((*p == 'e' || *p == 'E') &&
+	    (digit(p[1]) || ((p[1] == '+' || p[1] == '-') && digit(p[2])))) {
+		p++;
+		if (*p == '+' || *p == '-')
+			eneg = *p++ == '-';
+		for (; digit(*p); p++)
+			if (ex < 400)
+				ex = ex * 10 + (*p - '0');
+		while (ex-- > 0)
+			v = eneg ? v / 10 : v * 10;
+	}
+	*end = (char *)p;
+	return neg ? -v : v;
+}
+
 struct json_val *check_str(struct arena *a, const char *s)
 {
 	struct json_val *v = arena_alloc(a, sizeof(*v));
@@ -202,7 +239,7 @@ static int as_number(const struct json_val *v, double *d)
 	}
 	if (v->type != JSON_STR || !v->len)
 		return -1;
-	*d = strtod(v->str, &end);
+	*d = check_strtod(v->str, &end);
 	while (*end == ' ' || *end == '\n')
 		end++;
 	return *end ? -1 : 0;

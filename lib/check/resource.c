@@ -446,8 +446,8 @@ static void run_user(struct rctx *x, int group)
 		return;
 	}
 	if (!group)
-		test(x, "uid", check_num(a, atof(field(a, l, 2))), NULL, 0);
-	test(x, "gid", check_num(a, atof(field(a, l, group ? 2 : 3))), NULL, 0);
+		test(x, "uid", check_num(a, (double)strtoul(field(a, l, 2), NULL, 10)), NULL, 0);
+	test(x, "gid", check_num(a, (double)strtoul(field(a, l, group ? 2 : 3), NULL, 10)), NULL, 0);
 	if (group)
 		return;
 	test(x, "home", check_str(a, field(a, l, 5)), NULL, 0);
@@ -470,6 +470,28 @@ static void run_user(struct rctx *x, int group)
 		l = l ? l + 1 : "";
 	}
 	test(x, "groups", gl, NULL, 0);
+}
+
+/* Word i (0-based, blank-separated) of a line, copied to out. */
+static int word(const char *l, int i, char *out, size_t max)
+{
+	size_t n;
+
+	for (;;) {
+		while (*l == ' ' || *l == '\t')
+			l++;
+		n = strcspn(l, " \t\n");
+		if (!n)
+			return -1;
+		if (!i--)
+			break;
+		l += n;
+	}
+	if (n >= max)
+		return -1;
+	memcpy(out, l, n);
+	out[n] = 0;
+	return 0;
 }
 
 /* A /proc/net address: hex, 32-bit words in host order. */
@@ -509,8 +531,8 @@ static void run_port(struct rctx *x)
 		char local[64], st[8];
 		unsigned p;
 		const char *c;
-		if (sscanf(l, "%*d: %63s %*s %7s", local, st) == 2 && (c = strchr(local, ':')) &&
-		    sscanf(c + 1, "%x", &p) == 1 && (long)p == port &&
+		if (!word(l, 1, local, sizeof(local)) && !word(l, 3, st, sizeof(st)) &&
+		    (c = strchr(local, ':')) && (p = (unsigned)strtoul(c + 1, NULL, 16), (long)p == port) &&
 		    !strcmp(st, udp ? "07" : "0A")) {
 			listening = 1;
 			check_append(a, ips, &cap, check_str(a, net_ip(a, local, (size_t)(c - local))));
@@ -652,8 +674,9 @@ static void run_mount(struct rctx *x)
 		const char *dash = strstr(l, " - ");
 		const char *nl = strchr(l, '\n');
 		if (dash && (!nl || dash < nl) &&
-		    sscanf(l, "%*s %*s %*s %*s %4095s %1023s", m, o) == 2 &&
-		    sscanf(dash + 3, "%255s %4095s %1023s", t, s, so) == 3 && !strcmp(unescape(m), mp)) {
+		    !word(l, 4, m, sizeof(m)) && !word(l, 5, o, sizeof(o)) &&
+		    !word(dash + 3, 0, t, sizeof(t)) && !word(dash + 3, 1, s, sizeof(s)) &&
+		    !word(dash + 3, 2, so, sizeof(so)) && !strcmp(unescape(m), mp)) {
 			opts = arena_strdup(a, o), vfs = arena_strdup(a, so);
 			src = arena_strdup(a, unescape(s)), fs = arena_strdup(a, t);
 		}

@@ -7,13 +7,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <glob.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "check_int.h"
 #include "fs.h"
+#include "globmatch.h"
 
 #define MAX_INCLUDE_DEPTH 16
 
@@ -34,7 +35,7 @@ long long check_duration_ms(const char *s)
 
 	while (*s) {
 		char *end;
-		double v = strtod(s, &end);
+		double v = check_strtod(s, &end);
 		if (end == s || v < 0)
 			return -1;
 		s = end;
@@ -111,14 +112,49 @@ static int bad(struct loader *l, const struct check_lines *lines, const char *ke
 
 static int load(struct loader *l, const char *path, int depth);
 
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The files a pattern in the last component names, sorted (as Go's
+ * filepath.Glob); -1 for a pattern in a directory component. */
+static int matches(struct arena *a, const char *pat, const char ***out)
+{
+	const char *slash = strrchr(pat, '/'), *base = slash ? slash + 1 : pat;
+	const char *dir = slash ? (slash == pat ? "/" : arena_strndup(a, pat, (size_t)(slash - pat))) : ".";
+	const char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (strpbrk(dir, "*?[\\"))
+		return -1;
+	if (!(d = opendir(dir)))
+		return 0;
+	while ((e = readdir(d))) {
+		if ((e->d_name[0] == '.' && base[0] != '.') || globmatch(base, e->d_name) != 1)
+			continue;
+		if (arena_grow(a, &names, &cap, n + 1, sizeof(*names)))
+			break;
+		names[n++] = slash ? arena_printf(a, "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name)
+				   : arena_strdup(a, e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
+	*out = names;
+	return (int)n;
+}
+
 static int include(struct loader *l, const struct check_lines *lines, const char *from,
 		   const char *key, const struct json_val *attrs, int depth)
 {
 	const struct json_val *f = NULL, *skip = NULL;
 	const char *pat = key, *slash = strrchr(from, '/');
-	glob_t g;
+	const char **names;
 	size_t i;
-	int rc = 0;
+	int rc = 0, n;
 
 	if (attrs->type == JSON_OBJ)
 		for (i = 0; i < attrs->len; i++) {
@@ -138,11 +174,16 @@ static int include(struct loader *l, const struct check_lines *lines, const char
 		pat = arena_printf(l->a, "%.*s/%s", (int)(slash - from), from, pat);
 	if (depth >= MAX_INCLUDE_DEPTH)
 		return bad(l, lines, key, "gossfile %s: includes nested more than %s deep%s", key, "16", "");
-	if (glob(pat, 0, NULL, &g))
+	if (!strpbrk(pat, "*?[\\"))
+		return load(l, pat, depth + 1);
+	n = matches(l->a, pat, &names);
+	if (n < 0)
+		return bad(l, lines, key, "gossfile %s: %s: a pattern only in the file name, %s",
+			   key, pat, "not in directories");
+	if (n == 0)
 		return bad(l, lines, key, "gossfile %s: no file matches %s%s", key, pat, "");
-	for (i = 0; !rc && i < g.gl_pathc; i++)
-		rc = load(l, arena_strdup(l->a, g.gl_pathv[i]), depth + 1);
-	globfree(&g);
+	for (i = 0; !rc && i < (size_t)n; i++)
+		rc = load(l, names[i], depth + 1);
 	return rc;
 }
 

@@ -304,7 +304,7 @@ static int operand(struct tpl *t, int line, const struct json_val *dot, const ch
 	}
 	if (isdigit((unsigned char)w[0]) || w[0] == '-') {
 		char *e, *s = arena_strndup(t->a, w, n);
-		double d = strtod(s, &e);
+		double d = check_strtod(s, &e);
 		if (*e)
 			return terr(t, line, "bad number \"%.*s\"", w, n);
 		v = check_num(t->a, d);

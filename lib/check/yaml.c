@@ -200,7 +200,7 @@ static void plain(struct yparse *p, const char *s, size_t n, struct json_val *v)
 	v->str = t;
 	v->len = n;
 	if (strspn(t, "+-0123456789.eE") == n && strpbrk(t, "0123456789") &&
-	    (v->num = strtod(t, &end), *end == 0)) {
+	    (v->num = check_strtod(t, &end), *end == 0)) {
 		v->type = JSON_NUM;
 		return;
 	}
