@@ -232,6 +232,11 @@ static int quoted(struct yparse *p, int line, const char *s, size_t n, size_t *u
 			case 'n': c = '\n'; break;
 			case 't': c = '\t'; break;
 			case 'r': c = '\r'; break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'a': c = '\a'; break;
+			case 'v': c = '\v'; break;
+			case 'e': c = 27; break;
 			case '0': c = 0; break;
 			case '"':
 			case '\\':
