@@ -61,6 +61,7 @@ struct check_result {
 	const char *err;      /* could not be tested: why */
 	const char *expected; /* JSON text */
 	const char *found;    /* JSON text, or NULL */
+	const char *want;     /* what the matcher compares with, JSON text */
 	const char *how;      /* the matcher's words on failure */
 	long long duration_ns;
 };

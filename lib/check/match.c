@@ -313,7 +313,7 @@ static int equal(struct arena *a, const struct json_val *act, const struct json_
 		return s && n == exp->len && !memcmp(s, exp->str, n);
 	case JSON_NUM:
 		if (as_number(act, &d)) {
-			*how = "equal (the value is no number)";
+			*how = "be a number equal to";
 			return 0;
 		}
 		return d == exp->num;

@@ -58,7 +58,7 @@ static void human(struct buf *b, const struct check_result *r)
 		buf_puts(b, ": matches expectation: ");
 		expected(b, r);
 	} else if (r->found) {
-		buf_printf(b, ":\nExpected\n    %s\nto %s\n    %s", r->found, r->how, r->expected);
+		buf_printf(b, ":\nExpected\n    %s\nto %s\n    %s", r->found, r->how, r->want);
 	} else {
 		buf_printf(b, ": doesn't match, expect: ");
 		expected(b, r);

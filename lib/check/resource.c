@@ -146,6 +146,9 @@ static struct check_result *add(struct rctx *x, const char *prop)
 	o->title = attr_str(x->r, "title", "");
 	o->meta = attr(x->r, "meta") ? check_show(run->a, attr(x->r, "meta")) : NULL;
 	o->expected = check_show(run->a, attr(x->r, prop));
+	o->want = o->expected;
+	if (attr(x->r, prop)->type == JSON_OBJ && attr(x->r, prop)->len == 1)
+		o->want = check_show(run->a, &attr(x->r, prop)->items[0]);
 	o->duration_ns = now_ns() - x->t0;
 	return o;
 }

@@ -493,8 +493,6 @@ static int do_range(struct tpl *t, size_t *i, int run, const struct json_val *do
 				 coll->type == JSON_OBJ ? check_str(t->a, coll->keys[k])
 							: check_num(t->a, (double)k)))
 			return -1;
-		if (kn && coll->type == JSON_ARR)
-			((struct json_val *)t->var[t->nvar - 2].v)->str = arena_printf(t->a, "%zu", k);
 		if (block(t, i, 1, item, &term))
 			return -1;
 		if (++t->steps > 100000)
