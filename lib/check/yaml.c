@@ -422,9 +422,14 @@ static long key_colon(const char *s, size_t n)
 
 	if (n && (s[0] == '"' || s[0] == '\'')) {
 		char q = s[0];
-		for (i = 1; i < n && s[i] != q; i++)
+		for (i = 1; i < n; i++) {
 			if (s[i] == '\\' && q == '"')
 				i++;
+			else if (s[i] == q && q == '\'' && i + 1 < n && s[i + 1] == q)
+				i++;
+			else if (s[i] == q)
+				break;
+		}
 		if (i >= n)
 			return -1;
 		i++;
@@ -609,6 +614,8 @@ static int node(struct yparse *p, int indent, struct json_val *v)
 
 	if (++p->depth > 64)
 		return fail(p, y->no, "nested too deeply");
+	if (y->s[0] == '?' && (y->len == 1 || y->s[1] == ' '))
+		return fail(p, y->no, "complex keys are not supported");
 	if (is_item(y))
 		rc = seq(p, indent, v);
 	else if (key_colon(y->s, y->len) >= 0)
