@@ -411,10 +411,10 @@ wf check -f tap -g "$t/g.yaml"
 check_match check.tap.plan $'1..3\nok 1 - *\nnot ok 2 - *\nok 3 - \\# SKIP *' "$OUT"
 if command -v prove >/dev/null; then
 	printf '%s' "$OUT" >"$t/fail.tap"
-	wf check -f tap --sysroot "$t/apk" -g - <<<"$(printf 'package:\n  musl:\n    installed: true\n')"
+	wf_in "$(printf 'package:\n  musl:\n    installed: true\n')" check -f tap --sysroot "$t/apk" -g -
 	printf '%s' "$OUT" >"$t/pass.tap"
 	prove -e cat "$t/pass.tap" >"$t/prove.out" 2>&1
-	check check.tap.prove_pass "0" "$?"
+	check_match check.tap.prove_pass "0 *" "$? $(cat "$t/pass.tap" "$t/prove.out")"
 	prove -e cat "$t/fail.tap" >"$t/prove.out" 2>&1
 	rc=$?
 	check_match check.tap.prove_fail "1:*Failed 1/3 subtests*" "$rc:$(cat "$t/prove.out")"
