@@ -349,6 +349,57 @@ EOF
 	tap_all check.system ok
 	kill "$lpid" "$spid" 2>/dev/null
 	wait "$lpid" "$spid" 2>/dev/null
+
+	# addr, http (plain), dns (localhost), interface (lo)
+	mkdir -p "$t/www"
+	printf 'served body\n' >"$t/www/index.html"
+	(cd "$t/www" && exec python3 -m http.server 0 --bind 127.0.0.1) >"$t/http.log" 2>&1 &
+	hpid=$!
+	for _ in $(seq 100); do grep -qs 'port [0-9]' "$t/http.log" && break; sleep 0.05; done
+	hport=$(grep -o 'port [0-9]*' "$t/http.log" | grep -o '[0-9]*$')
+	gossfile <<EOF
+addr:
+  tcp://127.0.0.1:$hport:
+    reachable: true
+    timeout: 2000
+http:
+  http://127.0.0.1:$hport/:
+    status: 200
+    headers: ["Content-Type: text/html"]
+    body: [served body, "!nothing"]
+  http://127.0.0.1:$hport/missing:
+    status: 404
+dns:
+  localhost:
+    resolvable: true
+    addrs: {contain-element: {match-regexp: '^(127\.0\.0\.1|::1)$'}}
+interface:
+  lo:
+    exists: true
+    mtu: {gt: 0}
+    addrs: {contain-element: 127.0.0.1/8}
+  nosuch0:
+    exists: false
+EOF
+	wf check -f tap -g "$t/g.yaml"
+	check check.network.exit 0 "$RC"
+	tap_all check.network ok
+	kill "$hpid" 2>/dev/null
+	wait "$hpid" 2>/dev/null
+	gossfile <<EOF
+addr:
+  tcp://127.0.0.1:$hport:
+    reachable: true
+    timeout: 500
+http:
+  http://127.0.0.1:$hport/:
+    status: 200
+  https://127.0.0.1:$hport/:
+    status: 200
+EOF
+	wf check -f tap -g "$t/g.yaml"
+	check check.network_down.exit 1 "$RC"
+	check_match check.network_down.tap $'1..3\nnot ok 1 - Addr*\nnot ok 2 - HTTP*Error: dial tcp 127.0.0.1*\nok 3 - \\# SKIP HTTP*TLS is not supported*' "$OUT"
 else
 	skip check.system "no python3 for a listener"
 fi

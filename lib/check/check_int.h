@@ -90,6 +90,27 @@ void check_md5_hex(const void *p, size_t n, char *out);
 void check_sha256_hex(const void *p, size_t n, char *out);
 void check_sha512_hex(const void *p, size_t n, char *out);
 
+/* A TCP connection to "HOST:PORT" (bound to local when given) within
+ * timeout_ms: the descriptor, or -1 with err as goss words it. */
+int check_connect(const char *hostport, const char *local, long long timeout_ms, char *err,
+		  size_t errlen);
+
+/* A plain HTTP request, redirects followed unless no_follow. */
+struct check_http {
+	const char *url, *method, *body, *username, *password;
+	const struct json_val *headers; /* ["Name: value", ...] */
+	long long timeout_ms;
+	int no_follow;
+};
+struct check_http_answer {
+	int status;
+	const char *headers; /* "Name: value" lines */
+	const char *body;
+	size_t body_len;
+};
+int check_http_get(struct arena *a, const struct check_http *h, struct check_http_answer *ans,
+		   char *err, size_t errlen);
+
 /* Render results in a format: 0, or -1 for an unknown format. */
 int check_render(struct buf *out, const char *format, const struct check_result *res, size_t n,
 		 long long total_ns);

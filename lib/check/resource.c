@@ -10,6 +10,8 @@
  */
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include "check_int.h"
 #include "exec.h"
 #include "fs.h"
+#include "netaddr.h"
 
 struct rtype {
 	const char *name, *title;
@@ -44,10 +47,10 @@ static const struct rtype types[] = {
 	{"mount", "Mount", " exists opts vfs-opts source filesystem usage ", " mountpoint timeout", NULL},
 	{"matching", "Matching", " matches ", " content", NULL},
 	{"service", "Service", " enabled running runlevels ", " name", "no init system"},
-	{"addr", "Addr", " reachable ", " address timeout local-address", "addr is not supported yet"},
-	{"dns", "DNS", " resolvable addrs ", " resolve server timeout", "dns is not supported yet"},
-	{"http", "HTTP", " status body headers ", " url allow-insecure no-follow-redirects timeout request-headers request-body username password ca-file cert-file key-file proxy method", "http is not supported yet"},
-	{"interface", "Interface", " exists addrs mtu ", " name", "interface is not supported yet"},
+	{"addr", "Addr", " reachable ", " address timeout local-address", NULL},
+	{"dns", "DNS", " resolvable addrs ", " resolve server timeout", NULL},
+	{"http", "HTTP", " status headers body ", " url allow-insecure no-follow-redirects timeout request-headers request-body username password ca-file cert-file key-file proxy method", NULL},
+	{"interface", "Interface", " exists addrs mtu ", " name", NULL},
 };
 /* clang-format on */
 #define NTYPES (sizeof(types) / sizeof(types[0]))
@@ -113,6 +116,9 @@ static int skipped(const struct check_res *r)
 
 	return v && v->type == JSON_BOOL && v->boolean;
 }
+
+struct rctx;
+static void run_skipped(struct rctx *x);
 
 struct rctx {
 	struct check_run *run;
@@ -331,7 +337,7 @@ static void run_file(struct rctx *x)
 			v = check_str(a, data);
 			v->len = len;
 		}
-		why = x->run->ctx->err;
+		why = arena_strdup(a, x->run->ctx->err);
 		test(x, "contents", v, why, 1);
 		if (v && attr(x->r, "md5"))
 			check_md5_hex(data, len, hex), test(x, "md5", check_str(a, arena_strdup(a, hex)), NULL, 0);
@@ -708,6 +714,134 @@ static void run_matching(struct rctx *x)
 	test(x, "matches", c ? c : &null, NULL, 0);
 }
 
+static long long attr_ms(const struct check_res *r, const char *name, long long dflt)
+{
+	const struct json_val *v = attr(r, name);
+
+	return v && v->type == JSON_NUM ? (long long)v->num : dflt;
+}
+
+static void run_addr(struct rctx *x)
+{
+	const char *a = attr_str(x->r, "address", x->r->id);
+	char err[300] = "";
+	int fd;
+
+	if (!strncmp(a, "udp://", 6)) {
+		x->skip = "udp addresses are not tested (no answer to wait for)";
+		test(x, "reachable", NULL, NULL, 0);
+		return;
+	}
+	if (!strncmp(a, "tcp://", 6))
+		a += 6;
+	fd = check_connect(a, attr_str(x->r, "local-address", NULL), attr_ms(x->r, "timeout", 500),
+			   err, sizeof(err));
+	if (fd >= 0)
+		close(fd);
+	test(x, "reachable", check_bool(x->run->a, fd >= 0), NULL, 0);
+}
+
+/* dns: resolvable, and the address lib/dns.c (or /etc/hosts) gives. */
+static void run_dns(struct rctx *x)
+{
+	struct arena *a = x->run->a;
+	const char *name = attr_str(x->r, "resolve", x->r->id);
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char err[300], ip[64];
+	const char *addrs[1];
+	int ok;
+
+	if (strchr(name, ':') || attr(x->r, "server")) {
+		x->skip = "record types and servers are not supported yet (A/AAAA by resolv.conf only)";
+		test(x, "resolvable", NULL, NULL, 0);
+		test(x, "addrs", NULL, NULL, 0);
+		return;
+	}
+	ok = !netaddr_parse(arena_printf(a, "%s:0", name), 0, &ss, &len, err, sizeof(err));
+	if (ok) {
+		netaddr_format((struct sockaddr *)&ss, ip, sizeof(ip));
+		*strrchr(ip, ':') = 0; /* the port */
+		addrs[0] = ip[0] == '[' ? arena_strndup(a, ip + 1, strlen(ip) - 2) : arena_strdup(a, ip);
+	}
+	test(x, "resolvable", check_bool(a, ok), NULL, 0);
+	test(x, "addrs", ok ? check_strs(a, addrs, 1) : NULL, arena_strdup(a, err), 0);
+}
+
+static void run_http(struct rctx *x)
+{
+	struct arena *a = x->run->a;
+	struct check_http h = {0};
+	struct check_http_answer ans = {0};
+	const struct json_val *f = attr(x->r, "no-follow-redirects");
+	char err[400] = "";
+	struct json_val *body = NULL, *hd = NULL;
+	const char *why;
+
+	h.url = attr_str(x->r, "url", x->r->id);
+	h.method = attr_str(x->r, "method", NULL);
+	h.body = attr_str(x->r, "request-body", NULL);
+	h.username = attr_str(x->r, "username", NULL);
+	h.password = attr_str(x->r, "password", NULL);
+	h.headers = attr(x->r, "request-headers");
+	h.timeout_ms = attr_ms(x->r, "timeout", 5000);
+	h.no_follow = f && f->type == JSON_BOOL && f->boolean;
+	if (h.headers && h.headers->type != JSON_ARR)
+		h.headers = NULL;
+	if (!strncmp(h.url, "https://", 8)) {
+		x->skip = "https: TLS is not supported";
+		run_skipped(x);
+		return;
+	}
+	if (!check_http_get(a, &h, &ans, err, sizeof(err))) {
+		body = check_str(a, ans.body);
+		body->len = ans.body_len;
+		hd = check_str(a, ans.headers);
+	}
+	why = arena_strdup(a, err); /* results outlive this frame */
+	test(x, "status", body ? check_num(a, ans.status) : NULL, why, 0);
+	test(x, "headers", hd, why, 1);
+	test(x, "body", body, why, 1);
+}
+
+static void run_interface(struct rctx *x)
+{
+	struct arena *a = x->run->a;
+	const char *name = attr_str(x->r, "name", x->r->id), *why;
+	char *mtu = slurp(a, sys(x, arena_printf(a, "/sys/class/net/%s/mtu", name)), NULL);
+	struct json_val *l = check_strs(a, NULL, 0);
+	struct ifaddrs *ifs = NULL, *i;
+	size_t cap = 0;
+
+	why = arena_printf(a, "interface %s: no such network interface", name);
+	test(x, "exists", check_bool(a, mtu != NULL), NULL, 0);
+	test(x, "mtu", mtu ? check_num(a, (double)strtoul(mtu, NULL, 10)) : NULL, why, 0);
+	if (!attr(x->r, "addrs"))
+		return;
+	if (mtu && getifaddrs(&ifs) == 0) {
+		for (i = ifs; i; i = i->ifa_next) {
+			char ip[INET6_ADDRSTRLEN];
+			const unsigned char *m;
+			int fam = i->ifa_addr ? i->ifa_addr->sa_family : 0, bits = 0;
+			size_t k, n = fam == AF_INET ? 4 : 16;
+			const void *p;
+			if (strcmp(i->ifa_name, name) || (fam != AF_INET && fam != AF_INET6))
+				continue;
+			p = fam == AF_INET ? (const void *)&((struct sockaddr_in *)i->ifa_addr)->sin_addr
+					   : (const void *)&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
+			m = i->ifa_netmask ? (fam == AF_INET ? (const unsigned char *)&((struct sockaddr_in *)i->ifa_netmask)->sin_addr
+							     : (const unsigned char *)&((struct sockaddr_in6 *)i->ifa_netmask)->sin6_addr)
+					   : NULL;
+			for (k = 0; m && k < n; k++)
+				bits += __builtin_popcount(m[k]);
+			inet_ntop(fam, p, ip, sizeof(ip));
+			check_append(a, l, &cap, check_str(a, arena_printf(a, "%s/%d", ip, bits)));
+		}
+		freeifaddrs(ifs);
+	}
+	test(x, "addrs", mtu ? l : NULL, why, 0);
+}
+
 static void run_skipped(struct rctx *x)
 {
 	const char *p = x->t->tests;
@@ -755,5 +889,13 @@ int check_resource(struct check_run *run, const struct check_res *r)
 		run_mount(&x);
 	else if (!strcmp(r->type, "matching"))
 		run_matching(&x);
+	else if (!strcmp(r->type, "addr"))
+		run_addr(&x);
+	else if (!strcmp(r->type, "dns"))
+		run_dns(&x);
+	else if (!strcmp(r->type, "http"))
+		run_http(&x);
+	else if (!strcmp(r->type, "interface"))
+		run_interface(&x);
 	return 0;
 }
