@@ -303,6 +303,9 @@ matching:
   not:
     content: x
     matches: {not: x}
+  duplicates:
+    content: [group1, group2, group3]
+    matches: [group1, group2, group2]
 EOF
 wf check --sysroot "$s" -f tap -g "$t/g.yaml"
 check check.fail.exit 1 "$RC"

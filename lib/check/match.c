@@ -360,7 +360,7 @@ static int elements(struct arena *a, const struct json_val *list, const struct j
 	for (i = 0; i < want->len; i++) {
 		for (j = 0; j < list->len; j++) {
 			int rc;
-			if (consist && used[j])
+			if (used[j]) /* each element counts once, as goss 0.4 does */
 				continue;
 			rc = check_match(a, &list->items[j], &want->items[i], &sub);
 			if (rc < 0) {
