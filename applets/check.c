@@ -11,8 +11,9 @@
  *	  Read a gossfile (YAML or JSON, goss's format; default ./goss.yaml)
  *	  and test the system: file, command, user, group, port, process,
  *	  package, kernel-param, mount and matching resources with goss's
- *	  matchers. service is skipped (no init system), as are addr, dns,
- *	  http and interface for now. Templates: {{.Env.X}}, {{.Vars.x}},
+ *	  matchers. addr (tcp), http (plain HTTP, no TLS), dns (A/AAAA
+ *	  through resolv.conf) and interface. service is skipped (no init
+ *	  system). Templates: {{.Env.X}}, {{.Vars.x}},
  *	  if/else/range/end, eq, ne, not, and, or, toLower, toUpper, mkSlice,
  *	  index, len, getEnv. Exit 0 when every test passes, 1 when one
  *	  fails, 78 when the gossfile cannot be loaded (the error names the
@@ -30,6 +31,15 @@
  *	  --sysroot DIR          read /etc, /proc and package databases
  *	                         under DIR
  *	  --package F            accepted; the database found is read
+ *
+ * config FEATURE_CHECK_NET
+ *	bool "check: addr, http, dns and interface resources"
+ *	default y
+ *	depends on APPLET_CHECK
+ *	help
+ *	  TCP connects, plain HTTP requests, name lookups and network
+ *	  interfaces for check. About 8 KB; without it those resources are
+ *	  skipped, saying why.
  */
 #define FOR_check
 #include <stdlib.h>

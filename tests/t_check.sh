@@ -352,7 +352,13 @@ EOF
 	tap_all check.system ok
 	kill "$lpid" "$spid" 2>/dev/null
 	wait "$lpid" "$spid" 2>/dev/null
-
+else
+	skip check.system "no python3 for a listener"
+fi
+tests_dir=$(cd "$(dirname "$0")" && pwd)
+if ! grep -q '^CONFIG_FEATURE_CHECK_NET=y' "$tests_dir/../.config" 2>/dev/null; then
+	skip check.network "built without CONFIG_FEATURE_CHECK_NET"
+elif command -v python3 >/dev/null; then
 	# addr, http (plain), dns (localhost), interface (lo)
 	mkdir -p "$t/www"
 	printf 'served body\n' >"$t/www/index.html"
@@ -404,7 +410,7 @@ EOF
 	check check.network_down.exit 1 "$RC"
 	check_match check.network_down.tap $'1..3\nnot ok 1 - Addr*\nnot ok 2 - HTTP*Error: dial tcp 127.0.0.1*\nok 3 - \\# SKIP HTTP*TLS is not supported*' "$OUT"
 else
-	skip check.system "no python3 for a listener"
+	skip check.network "no python3 for a web server"
 fi
 
 # ---- output formats ----

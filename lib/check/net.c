@@ -15,6 +15,9 @@
 #include "base64.h"
 #include "check_int.h"
 #include "netaddr.h"
+#include "wfs_features.h"
+
+#ifdef CONFIG_FEATURE_CHECK_NET
 
 #define HTTP_MAX (16u << 20)
 
@@ -249,3 +252,4 @@ int check_http_get(struct arena *a, const struct check_http *h, struct check_htt
 	snprintf(err, errlen, "%s: stopped after 10 redirects", h->url);
 	return -1;
 }
+#endif

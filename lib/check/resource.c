@@ -25,6 +25,13 @@
 #include "exec.h"
 #include "fs.h"
 #include "netaddr.h"
+#include "wfs_features.h"
+
+#ifdef CONFIG_FEATURE_CHECK_NET
+#define NET_SKIP NULL
+#else
+#define NET_SKIP "built without CONFIG_FEATURE_CHECK_NET"
+#endif
 
 struct rtype {
 	const char *name, *title;
@@ -47,10 +54,10 @@ static const struct rtype types[] = {
 	{"mount", "Mount", " exists opts vfs-opts source filesystem usage ", " mountpoint timeout", NULL},
 	{"matching", "Matching", " matches ", " content", NULL},
 	{"service", "Service", " enabled running runlevels ", " name", "no init system"},
-	{"addr", "Addr", " reachable ", " address timeout local-address", NULL},
-	{"dns", "DNS", " resolvable addrs ", " resolve server timeout", NULL},
-	{"http", "HTTP", " status headers body ", " url allow-insecure no-follow-redirects timeout request-headers request-body username password ca-file cert-file key-file proxy method", NULL},
-	{"interface", "Interface", " exists addrs mtu ", " name", NULL},
+	{"addr", "Addr", " reachable ", " address timeout local-address", NET_SKIP},
+	{"dns", "DNS", " resolvable addrs ", " resolve server timeout", NET_SKIP},
+	{"http", "HTTP", " status headers body ", " url allow-insecure no-follow-redirects timeout request-headers request-body username password ca-file cert-file key-file proxy method", NET_SKIP},
+	{"interface", "Interface", " exists addrs mtu ", " name", NET_SKIP},
 };
 /* clang-format on */
 #define NTYPES (sizeof(types) / sizeof(types[0]))
@@ -714,6 +721,7 @@ static void run_matching(struct rctx *x)
 	test(x, "matches", c ? c : &null, NULL, 0);
 }
 
+#ifdef CONFIG_FEATURE_CHECK_NET
 static long long attr_ms(const struct check_res *r, const char *name, long long dflt)
 {
 	const struct json_val *v = attr(r, name);
@@ -842,6 +850,24 @@ static void run_interface(struct rctx *x)
 	test(x, "addrs", mtu ? l : NULL, why, 0);
 }
 
+static void run_net(struct rctx *x)
+{
+	if (!strcmp(x->r->type, "addr"))
+		run_addr(x);
+	else if (!strcmp(x->r->type, "dns"))
+		run_dns(x);
+	else if (!strcmp(x->r->type, "http"))
+		run_http(x);
+	else if (!strcmp(x->r->type, "interface"))
+		run_interface(x);
+}
+#else
+static void run_net(struct rctx *x)
+{
+	(void)x; /* skipped by the type table */
+}
+#endif
+
 static void run_skipped(struct rctx *x)
 {
 	const char *p = x->t->tests;
@@ -889,13 +915,7 @@ int check_resource(struct check_run *run, const struct check_res *r)
 		run_mount(&x);
 	else if (!strcmp(r->type, "matching"))
 		run_matching(&x);
-	else if (!strcmp(r->type, "addr"))
-		run_addr(&x);
-	else if (!strcmp(r->type, "dns"))
-		run_dns(&x);
-	else if (!strcmp(r->type, "http"))
-		run_http(&x);
-	else if (!strcmp(r->type, "interface"))
-		run_interface(&x);
+	else
+		run_net(&x);
 	return 0;
 }
