@@ -39,4 +39,10 @@ long long check_duration_ms(const char *s);
 int check_yaml_parse(struct arena *a, const char *s, size_t n,
 		     struct json_val *out, char *err, size_t errlen);
 
+/* A gossfile's template expansion ({{.Env.X}}, {{.Vars.x}}, if/range/...)
+ * of s[0..n), NUL-terminated, into out: 0, or -1 with err naming the line
+ * and what is not supported. vars may be NULL; env is "K=V" strings. */
+int check_template(struct arena *a, const char *s, size_t n, const struct json_val *vars,
+		   char **env, struct buf *out, char *err, size_t errlen);
+
 #endif

@@ -17,14 +17,12 @@ int check_line_of(const struct check_lines *l, const char *key);
 int check_yaml_lines(struct arena *a, const char *s, size_t n, struct json_val *out,
 		     struct check_lines *lines, char *err, size_t errlen);
 
-/* Template expansion ({{.Env.X}}, {{.Vars.x}}, if/range/...): 0, or -1
- * with err naming the line and what is not supported. */
-int check_template(struct arena *a, const char *s, size_t n, const struct json_val *vars,
-		   char **env, struct buf *out, char *err, size_t errlen);
-
 /* strtod for decimal numbers, without libc's (it brings in hex floats
  * and locale code): sign, digits, fraction, exponent. */
 double check_strtod(const char *s, char **end);
+
+/* A count of milliseconds from a gossfile number, clamped to 0..1e12. */
+long long check_ms(double d);
 
 /* A value made in the arena. */
 struct json_val *check_str(struct arena *a, const char *s);

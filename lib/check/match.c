@@ -61,6 +61,38 @@ struct json_val *check_str(struct arena *a, const char *s)
 	return v;
 }
 
+long long check_ms(double d)
+{
+	return d > 1e12 ? (long long)1e12 : (d > 0 ? (long long)d : 0);
+}
+
+static const char *number_text(struct arena *a, double d)
+{
+	double m = d < 0 ? -d : d;
+	long long ip, fp;
+	int e = 0;
+	char *s, *z;
+
+	if (d != d)
+		return "NaN";
+	if (m > 1.7976931348623157e308) /* beyond DBL_MAX: infinite */
+		return d < 0 ? "-Inf" : "+Inf";
+	if (m < 9e18 && d == (double)(long long)d)
+		return arena_printf(a, "%lld", (long long)d);
+	while (m >= 1e15) /* big: digits and an exponent */
+		m /= 10, e++;
+	ip = (long long)m;
+	fp = (long long)((m - (double)ip) * 1e6 + 0.5);
+	if (fp >= 1000000)
+		ip++, fp -= 1000000;
+	s = arena_printf(a, "%s%lld.%06lld", d < 0 ? "-" : "", ip, fp);
+	for (z = s ? s + strlen(s) - 1 : NULL; z && *z == '0'; z--)
+		*z = 0;
+	if (z && *z == '.')
+		*z = 0;
+	return e && s ? arena_printf(a, "%se+%d", s, e) : s;
+}
+
 struct json_val *check_num(struct arena *a, double d)
 {
 	struct json_val *v = arena_alloc(a, sizeof(*v));
@@ -70,18 +102,9 @@ struct json_val *check_num(struct arena *a, double d)
 	memset(v, 0, sizeof(*v));
 	v->type = JSON_NUM;
 	v->num = d;
-	/* integers as such; others with six decimals, trailing zeros cut
-	 * (the printf here has no floating point) */
-	if (d == (double)(long long)d) {
-		v->str = arena_printf(a, "%lld", (long long)d);
-	} else {
-		double m = d < 0 ? -d : d;
-		long long ip = (long long)m, fp = (long long)((m - (double)ip) * 1e6 + 0.5);
-		char *s = arena_printf(a, "%s%lld.%06lld", d < 0 ? "-" : "", ip, fp), *e;
-		for (e = s ? s + strlen(s) - 1 : NULL; e && *e == '0'; e--)
-			*e = 0;
-		v->str = s;
-	}
+	/* integers as such, others with six significant decimals (the
+	 * printf here has no floating point) */
+	v->str = number_text(a, d);
 	return v;
 }
 

@@ -414,7 +414,7 @@ static void run_command(struct rctx *x)
 		return;
 	}
 	o.command = e && e->type == JSON_ARR ? argv_command(a, e) : (e && e->str ? e->str : x->r->id);
-	o.timeout_ms = tm && tm->type == JSON_NUM ? (long long)tm->num : 10000;
+	o.timeout_ms = tm && tm->type == JSON_NUM ? check_ms(tm->num) : 10000;
 	memset(&res, 0, sizeof(res));
 	if (wfs_exec(x->run->ctx, &o, &res) || res.spawn_failed) {
 		const char *why = arena_strdup(a, x->run->ctx->err);
@@ -726,7 +726,7 @@ static long long attr_ms(const struct check_res *r, const char *name, long long 
 {
 	const struct json_val *v = attr(r, name);
 
-	return v && v->type == JSON_NUM ? (long long)v->num : dflt;
+	return v && v->type == JSON_NUM ? check_ms(v->num) : dflt;
 }
 
 static void run_addr(struct rctx *x)

@@ -56,7 +56,7 @@ long long check_duration_ms(const char *s)
 		total += v;
 		any = 1;
 	}
-	return any ? (long long)total : -1;
+	return any && total < 1e12 ? (long long)total : -1;
 }
 
 /* A file whole, "-" for the given data; NUL-terminated. */
