@@ -31,15 +31,6 @@
  *	  --sysroot DIR          read /etc, /proc and package databases
  *	                         under DIR
  *	  --package F            accepted; the database found is read
- *
- * config FEATURE_CHECK_NET
- *	bool "check: addr, http, dns and interface resources"
- *	default y
- *	depends on APPLET_CHECK
- *	help
- *	  TCP connects, plain HTTP requests, name lookups and network
- *	  interfaces for check. About 8 KB; without it those resources are
- *	  skipped, saying why.
  */
 #define FOR_check
 #include <stdlib.h>
