@@ -612,19 +612,19 @@ static int node(struct yparse *p, int indent, struct json_val *v)
 	struct yline *y = &p->l[p->i];
 	int rc;
 
-	if (++p->depth > 64)
-		return fail(p, y->no, "nested too deeply");
 	if (y->s[0] == '?' && (y->len == 1 || y->s[1] == ' '))
 		return fail(p, y->no, "complex keys are not supported");
-	if (is_item(y))
-		rc = seq(p, indent, v);
-	else if (key_colon(y->s, y->len) >= 0)
-		rc = map(p, indent, v);
-	else {
+	if (!is_item(y) && key_colon(y->s, y->len) < 0) {
 		p->i++;
 		rc = inline_value(p, y->no, y->s, y->len, v);
+	} else {
+		/* collections count alike in block and flow form: the limit
+		 * holds for the same tree however it is written */
+		if (++p->depth > 64)
+			return fail(p, y->no, "nested too deeply");
+		rc = is_item(y) ? seq(p, indent, v) : map(p, indent, v);
+		p->depth--;
 	}
-	p->depth--;
 	if (!rc && p->i < p->n && p->l[p->i].indent > indent)
 		return fail(p, p->l[p->i].no, "unexpected indentation");
 	return rc;
