@@ -566,6 +566,7 @@ check check.retry_until_pass 0 "$RC"
 rm -f "$t/late"
 wf check -g "$t/g.yaml" -r 200ms -s 50ms -f silent
 check check.retry_gives_up 1 "$RC"
+contains check.retry_says_so "Retrying in 0.050s (elapsed/timeout time: " "$ERR"
 
 # ---- durations as goss writes them ----
 gossfile <<'EOF'

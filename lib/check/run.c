@@ -303,6 +303,7 @@ int check_run(struct wfs_ctx *c, struct arena *a, const struct check_opts *o, st
 {
 	struct loader l = {0};
 	struct check_run run = {0};
+	struct arena attempt, *held;
 	long long t0 = now_ns(), deadline = t0 + o->retry_ms * 1000000LL;
 	size_t i, failed;
 
@@ -317,23 +318,36 @@ int check_run(struct wfs_ctx *c, struct arena *a, const struct check_opts *o, st
 	}
 	if ((o->vars && load_vars(&l, o->vars)) || load(&l, o->gossfile ? o->gossfile : "./goss.yaml", 0))
 		return CHECK_BAD_FILE;
+	/* Each attempt in an arena of its own (file contents included, via
+	 * the context), so that a long retry holds one attempt, not all. */
+	arena_init(&attempt);
+	held = c->arena;
+	c->arena = &attempt;
 	run.ctx = c;
-	run.a = a;
+	run.a = &attempt;
 	run.sysroot = o->sysroot;
 	for (;;) {
-		run.n = 0;
+		long long ms = o->sleep_ms > 0 ? o->sleep_ms : 1000, now;
+		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+
+		arena_free(&attempt);
+		run.res = NULL;
+		run.n = run.cap = 0;
 		for (i = 0; i < l.n; i++)
 			check_resource(&run, &l.res[i]);
 		for (failed = i = 0; i < run.n; i++)
 			failed += run.res[i].result == CHECK_FAILED;
-		if (!failed || !o->retry_ms || now_ns() >= deadline)
+		now = now_ns();
+		if (!failed || !o->retry_ms || now >= deadline)
 			break;
-		{
-			long long ms = o->sleep_ms > 0 ? o->sleep_ms : 1000;
-			struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
-			nanosleep(&ts, NULL);
-		}
+		/* as goss says it, on stderr: the CI log shows the wait */
+		buf_printf(err, "Retrying in %lld.%03llds (elapsed/timeout time: %lld.%03llds/%lld.%03llds)\n",
+			   ms / 1000, ms % 1000, (now - t0) / 1000000000, (now - t0) / 1000000 % 1000,
+			   o->retry_ms / 1000, o->retry_ms % 1000);
+		nanosleep(&ts, NULL);
 	}
 	check_render(out, o->format, run.res, run.n, now_ns() - t0);
+	c->arena = held;
+	arena_free(&attempt);
 	return failed ? CHECK_FAIL : CHECK_PASS;
 }
