@@ -362,7 +362,7 @@ elif command -v python3 >/dev/null; then
 	# addr, http (plain), dns (localhost), interface (lo)
 	mkdir -p "$t/www"
 	printf 'served body\n' >"$t/www/index.html"
-	(cd "$t/www" && exec python3 -m http.server 0 --bind 127.0.0.1) >"$t/http.log" 2>&1 &
+	python3 -m http.server 0 --bind 127.0.0.1 --directory "$t/www" >"$t/http.log" 2>&1 &
 	hpid=$!
 	for _ in $(seq 100); do grep -qs 'port [0-9]' "$t/http.log" && break; sleep 0.05; done
 	hport=$(grep -o 'port [0-9]*' "$t/http.log" | grep -o '[0-9]*$')
