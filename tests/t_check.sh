@@ -419,6 +419,8 @@ file:
   $f/data.txt:
     exists: true
     mode: "0600"
+    title: the data
+    meta: {team: ops, n: 1}
 service:
   sshd:
     running: true
@@ -449,6 +451,8 @@ r = d["results"]; s = d["summary"]
 keys = {"resource-id", "resource-type", "property", "successful", "skipped", "result",
         "err", "duration", "title", "meta", "expected", "found", "human", "summary-line"}
 assert all(keys <= set(x) for x in r), r[0].keys()
+assert r[0]["title"] == "the data" and r[0]["meta"] == {"team": "ops", "n": 1}, (r[0]["title"], r[0]["meta"])
+assert r[2]["title"] == "" and r[2]["meta"] is None
 print(len(r), s["test-count"], s["failed-count"], s["skipped-count"], s["total-duration"] >= 0,
       [(x["resource-type"], x["property"], x["successful"], x["skipped"], x["result"]) for x in r])
 ' "$t/out.json" 2>&1)
