@@ -34,6 +34,7 @@
  */
 #define FOR_check
 #include <stdlib.h>
+#include "applet_opts.h"
 #include "applet.h"
 #include "check.h"
 
