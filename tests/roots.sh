@@ -136,6 +136,11 @@ applet_sweep() {
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_directory","arguments":{"path":"'"$w"'/sub"}}}
 ' '*"id":1,"result":{"protocolVersion":"2025-06-18"*"id":2,"result":{"content":?{"type":"text","text":"\[FILE\] c.txt"}?*' mcp "$w"
+	rr_match "$p.check" "file:
+  $w:
+    exists: true
+    filetype: directory
+" "*Count: 2, Failed: 0, Skipped: 0*" check -g -
 }
 
 sweep_covers() {
