@@ -185,7 +185,7 @@ static void build_request(struct req *r, struct buf *line, const char *token,
 }
 
 /* A string field's bytes to fd, base64-decoded when enc says so. */
-static void write_data(struct req *r, int fd, const struct json_val *d, const struct json_val *enc)
+static void write_data(struct arena *a, int fd, const struct json_val *d, const struct json_val *enc)
 {
 	unsigned char *raw;
 	long n;
@@ -196,7 +196,7 @@ static void write_data(struct req *r, int fd, const struct json_val *d, const st
 		bytes_write_all(fd, d->str, d->len);
 		return;
 	}
-	raw = arena_alloc(r->arena, d->len * 3 / 4 + 3);
+	raw = arena_alloc(a, d->len * 3 / 4 + 3);
 	if (raw && (n = base64_decode(d->str, d->len, raw)) > 0)
 		bytes_write_all(fd, raw, (size_t)n);
 }
@@ -209,8 +209,8 @@ static int show_native(struct req *r, const struct json_val *v, const char *line
 	int good = ok && ok->type == JSON_BOOL && ok->boolean;
 
 	if (good && d && json_get(d, "stdout_offset")) {
-		write_data(r, 1, json_get(d, "stdout"), json_get(d, "stdout_encoding"));
-		write_data(r, 2, json_get(d, "stderr"), json_get(d, "stderr_encoding"));
+		write_data(r->arena, 1, json_get(d, "stdout"), json_get(d, "stdout_encoding"));
+		write_data(r->arena, 2, json_get(d, "stderr"), json_get(d, "stderr_encoding"));
 		return 0;
 	}
 	e = json_get(v, "error");
@@ -405,17 +405,20 @@ static int build_proc_request(struct req *r, struct buf *line, const char *token
 static int run_stream(struct req *r, int fd)
 {
 	struct timeval none = {0, 0};
+	struct arena a; /* one line's, so memory stays that of a line */
 	struct buf resp;
 	int rc = -1;
 
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof(none));
 	buf_init(&resp);
+	arena_init(&a);
 	while (rc < 0 && !recv_line(fd, &resp)) {
 		const struct json_val *ev, *code, *sig;
 		struct json_val v;
 		char msg[256];
 
-		if (json_parse(r->arena, resp.p, resp.len, &v, msg, sizeof(msg)))
+		arena_reset(&a);
+		if (json_parse(&a, resp.p, resp.len, &v, msg, sizeof(msg)))
 			break;
 		ev = json_get(&v, "event");
 		if (!ev || ev->type != JSON_STR) {
@@ -423,7 +426,7 @@ static int run_stream(struct req *r, int fd)
 			break;
 		}
 		if (!strcmp(ev->str, "stdout") || !strcmp(ev->str, "stderr")) {
-			write_data(r, ev->str[3] == 'o' ? 1 : 2, json_get(&v, "data"),
+			write_data(&a, ev->str[3] == 'o' ? 1 : 2, json_get(&v, "data"),
 				   json_get(&v, "encoding"));
 		} else if (!strcmp(ev->str, "exit")) {
 			code = json_get(&v, "exit_code");
@@ -435,6 +438,7 @@ static int run_stream(struct req *r, int fd)
 		}
 	}
 	buf_free(&resp);
+	arena_free(&a);
 	return rc < 0 ? reply_error(r, "client: the stream ended before the exit") : rc;
 }
 

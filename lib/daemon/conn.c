@@ -172,6 +172,7 @@ static int conn_emit(struct job *j, const char *line, size_t n)
 	}
 	conn_account(c);
 	conn_flush(c);
+	conn_update(c);
 	return !c->dead && c->out.len - c->out_off > STREAM_HIGH;
 }
 
