@@ -111,6 +111,17 @@ check_match proc.input_eof_exit '*"running":false,*"exit_code":0,*"stdout_bytes"
 check_match proc.output_all '*"stdout":"hello\\nworld\\n","stdout_offset":0,*' "$(sed -n 5p <<<"$a")"
 check_match proc.output_offset '*"stdout":"world\\n","stdout_offset":6,*' "$(sed -n 6p <<<"$a")"
 
+# The ring keeps the first 8 KiB and the last 56 KiB, and says where
+# what it answers begins.
+a=$(raw '{"id":"1","op":"start","tag":"big","args":["yes | head -c 500000"]}' \
+	'{"id":"2","op":"wait","tag":"big","timeout":10}' \
+	'{"id":"3","op":"output","tag":"big","offset":10000}' \
+	'{"id":"4","op":"output","tag":"big","offset":499990}' \
+	'{"id":"5","op":"output","tag":"big","offset":8190}')
+check_match proc.ring_skips_dropped '*"stdout_offset":442656,*' "$(sed -n 3p <<<"$a")"
+check_match proc.ring_tail '*"stdout":"y\\ny\\ny\\ny\\ny\\n","stdout_offset":499990,*' "$(sed -n 4p <<<"$a")"
+check_match proc.ring_head_end '*"stdout":"y\\n","stdout_offset":8190,*' "$(sed -n 5p <<<"$a")"
+
 a=$(raw '{"id":"1","op":"start","tag":"sh","args":["sh"]}' \
 	'{"id":"2","op":"input","tag":"sh","stdin":"echo $((6*7))\nexit 5\n"}' \
 	'{"id":"3","op":"wait","tag":"sh","timeout":10}' \

@@ -506,7 +506,8 @@ static unsigned long long offset_of(const struct job *j, const char *key)
 
 static const char *const offset_keys[2] = {"offset", "stderr_offset"};
 
-/* The output kept from the asked offsets, each stream in one string. */
+/* The output kept from the asked offsets, each stream in one string up
+ * to the first gap (asking again from its end skips the gap). */
 static void output(struct job *j, struct bg *b)
 {
 	struct buf more, all;
@@ -522,10 +523,12 @@ static void output(struct job *j, struct bg *b)
 		buf_reset(&all);
 		n = ring_get(&b->ring[s], &off, &p);
 		first = off;
-		while (n) {
+		while (n) { /* up to a gap: the answer is one run of bytes */
+			unsigned long long want = off + n;
 			buf_add(&all, p, n);
-			off += n;
-			n = ring_get(&b->ring[s], &off, &p);
+			off = want;
+			if ((n = ring_get(&b->ring[s], &off, &p)) && off != want)
+				break;
 		}
 		put_data(&more, stream_names[s], all.p ? all.p : "", all.len);
 		buf_printf(&more, ",\"%s_offset\":%llu", stream_names[s], first);
