@@ -27,6 +27,10 @@
  *	  --parallel N    send the request on N connections at once; print
  *	                  the first answer and exit 1 unless all N answered
  *
+ *	  Processes: `exec --stream CMD` prints the output as it comes and
+ *	  exits with the command's status; `start [--tag T] CMD`, `ps`,
+ *	  `logs [-f] HANDLE|TAG` (-f: follow to the exit), `kill HANDLE|TAG`.
+ *
  *	  Example: wickfs client --connect tcp:127.0.0.1:9090 read README.md
  */
 #include <errno.h>
