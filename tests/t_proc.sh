@@ -232,6 +232,23 @@ else
 	fail proc.readonly_exec "did not start: $(show "$(cat "$d/rox.log")")"
 fi
 
+# As a container's first process the daemon reaps orphans, but never a
+# process of its own, whose status it keeps.
+if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
+	skip proc.pid1_keeps_status "needs root and unshare"
+elif unshare --pid --fork --kill-child --mount-proc true 2>/dev/null; then
+	unshare --pid --fork --kill-child --mount-proc "$WICKFS" daemon --listen off --socket "$d/p1.sock" 2>"$d/p1.log" &
+	P1=$!
+	PIDS+=("$P1")
+	for i in $(seq 100); do grep -q "ready: pid 1," "$d/p1.log" 2>/dev/null && break; sleep 0.05; done
+	SOCK=$d/p1.sock
+	a=$(raw '{"id":"1","op":"start","args":["sleep 1.2; exit 4"]}' '{"id":"2","op":"wait","handle":1,"timeout":10}')
+	check_match proc.pid1_keeps_status '*"running":false,*"exit_code":4,*' "$(sed -n 2p <<<"$a")"
+	kill "$P1"
+else
+	skip proc.pid1_keeps_status "unshare --pid refused here"
+fi
+
 # The daemon takes its processes with it.
 SOCK=$d/main.sock
 a=$(raw '{"id":"1","op":"start","args":["sleep 77.5"]}')

@@ -714,6 +714,16 @@ void bg_stop_all(struct daemon *d, int now)
 		}
 }
 
+int bg_owns(struct daemon *d, pid_t pid)
+{
+	struct bg *b;
+
+	for (b = d->bgs; b; b = b->next)
+		if (b->running && b->proc.pid == pid)
+			return 1;
+	return 0;
+}
+
 void bg_free_dead(struct daemon *d)
 {
 	struct bg *b;

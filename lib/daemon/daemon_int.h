@@ -280,6 +280,8 @@ void bg_run(struct daemon *d, struct job *j);
 void bg_tick(struct timer *t, long long now);
 /* Shutdown: kill them all; teardown (now 1): reap and free them. */
 void bg_stop_all(struct daemon *d, int now);
+/* 1 when pid is a running process's, whose status is its own to reap. */
+int bg_owns(struct daemon *d, pid_t pid);
 /* After an event batch: free the processes removed during it. */
 void bg_free_dead(struct daemon *d);
 
