@@ -63,6 +63,15 @@ out=$(printf '%s\n' '{"id":"b","op":"exec","stream":true,"args":["printf \"\\377
 check_match proc.stream_binary_base64 "*"$'\n''{"id":"b","event":"stdout","offset":0,"encoding":"base64","data":"/wB4"}'$'\n'"*" "$out"
 out=$(printf '%s\n' '{"id":"t","op":"exec","stream":true,"timeout":1,"args":["echo seen; sleep 30"]}' | raw_in)
 check_match proc.stream_timeout_keeps_output '*{"id":"t","event":"stdout","offset":0,"data":"seen\\n"}'$'\n''{"id":"t","event":"exit",*"exit_code":124,"signal":*,"timed_out":true,*' "$out"
+# Requests after a stream on its connection are taken up at its exit,
+# and see it settled: gone once its client saw the end.
+out=$(printf '%s\n' '{"id":"1","op":"exec","stream":true,"tag":"p","args":["echo x"]}' \
+	'{"id":"2","op":"kill","tag":"p"}' | raw_in)
+check_match proc.after_stream_settled '*"event":"exit",*'$'\n''{"id":"2","ok":false,"error":"no such process*' "$out"
+out=$(printf '%s\n' '{"id":"1","op":"start","tag":"q","args":["sleep 0.3"]}' '{"id":"2","op":"wait","tag":"q"}' \
+	'{"id":"3","op":"kill","tag":"q"}' '{"id":"4","op":"list"}' | raw_in)
+check_match proc.after_wait_kill '*{"id":"3","ok":true,*'$'\n''{"id":"4","ok":true,*' "$out"
+check_true proc.after_wait_kill_gone "$(show "$out")" test "${out/\"tag\":\"q\"/}" != "$out" -a "$(sed -n 4p <<<"$out" | grep -c '"tag":"q"')" = 0
 # a streamed exec that ran to the end with its client is not kept
 check_match proc.stream_not_kept '*"processes":[]*' "$(raw '{"id":"l","op":"list"}')"
 

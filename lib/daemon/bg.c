@@ -317,10 +317,7 @@ static void finished(struct bg *b)
 {
 	struct wfs_exec_result res;
 	struct job *j;
-	int fg = b->fg;
 
-	if (b->input)
-		input_done(b, "input: the process exited");
 	exec_finish(&b->proc, &res);
 	buf_free(&res.out);
 	buf_free(&res.err);
@@ -329,13 +326,17 @@ static void finished(struct bg *b)
 	b->exit_code = res.exit_code;
 	b->signal = res.signal;
 	b->timed_out = res.timed_out;
+	/* Settled before any answer: each lets its connection go on with
+	 * its next request, which may name this process. */
+	if (b->fg || b->forget)
+		remove_bg(b);
+	if (b->input)
+		input_done(b, "input: the process exited");
 	while ((j = b->followers)) {
 		unfollow(b, j);
 		exit_answer(j, b);
 		job_complete(b->d, j);
 	}
-	if (fg || b->forget)
-		remove_bg(b);
 }
 
 static void bg_event(struct watch *w, unsigned events)
@@ -377,11 +378,12 @@ static void input_write(struct bg *b)
 			return input_done(b, "input: the process closed its stdin");
 		j->in_done += (size_t)n;
 	}
-	input_done(b, NULL);
 	if (eof && eof->type == JSON_BOOL && eof->boolean) {
+		event_ctl(&b->d->loop, EPOLL_CTL_DEL, b->proc.in_fd, NULL, 0);
 		close(b->proc.in_fd);
 		b->proc.in_fd = -1;
 	}
+	input_done(b, NULL);
 }
 
 static void bg_input_event(struct watch *w, unsigned events)
