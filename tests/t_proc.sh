@@ -219,6 +219,28 @@ if start_daemon lim --max-background 2; then
 else
 	fail proc.limit "did not start: $(show "$(cat "$d/lim.log")")"
 fi
+# The rings are in the memory budget: past its bulk share (3/4 of 1 MiB
+# here) a ring keeps its first 8 KiB, and says where the rest resumes;
+# big answers then find no room either.
+if start_daemon mem --max-memory 1048576; then
+	SOCK=$d/mem.sock
+	for i in $(seq 20); do
+		printf '{"id":"s%d","op":"start","tag":"m%d","args":["yes | head -c 100000"]}\n' "$i" "$i"
+		printf '{"id":"w%d","op":"wait","tag":"m%d","timeout":20}\n' "$i" "$i"
+	done >"$d/mem.in"
+	for i in $(seq 20); do printf '{"id":"o%d","op":"output","tag":"m%d","offset":8192}\n' "$i" "$i"; done >>"$d/mem.in"
+	raw_in <"$d/mem.in" >"$d/mem.out"
+	check proc.budget_started_and_waited 40 "$(grep -c '^{"id":"[sw][0-9]*","ok":true' "$d/mem.out")"
+	# an output answer the budget has no room for is refused, naming it
+	check proc.budget_outputs_answered 20 "$(grep -c -e '^{"id":"o[0-9]*","ok":true' \
+		-e '^{"id":"o[0-9]*","ok":false,"error":"the answer ([0-9]* bytes) is dropped: the daemon.s memory budget' "$d/mem.out")"
+	n=$(grep -c '"stdout":"","stdout_offset":100000,' "$d/mem.out")
+	check_true proc.budget_rings_cut "$n of 20 rings kept only their head" test "$n" -ge 5
+	check_true proc.budget_rings_kept "$n of 20 rings kept only their head" test "$n" -le 15
+	kill "$DPID"
+else
+	fail proc.budget "did not start: $(show "$(cat "$d/mem.log")")"
+fi
 if WICKFS_READONLY=1 start_daemon ro --root "$d"; then
 	SOCK=$d/ro.sock
 	a=$(raw '{"id":"1","op":"start","args":["true"]}' '{"id":"2","op":"exec","stream":true,"args":["true"]}' '{"id":"3","op":"list"}')
