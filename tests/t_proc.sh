@@ -72,6 +72,11 @@ out=$(printf '%s\n' '{"id":"1","op":"start","tag":"q","args":["sleep 0.3"]}' '{"
 	'{"id":"3","op":"kill","tag":"q"}' '{"id":"4","op":"list"}' | raw_in)
 check_match proc.after_wait_kill '*{"id":"3","ok":true,*'$'\n''{"id":"4","ok":true,*' "$out"
 check_true proc.after_wait_kill_gone "$(show "$out")" test "${out/\"tag\":\"q\"/}" != "$out" -a "$(sed -n 4p <<<"$out" | grep -c '"tag":"q"')" = 0
+# A character cut between two reads is sent whole, in the next event.
+out=$(printf '%s\n' '{"id":"u","op":"exec","stream":true,"args":["s=$(printf \"\\303\\251\"); i=0; while [ $i -lt 15 ]; do s=$s$s; i=$((i+1)); done; printf \"x%s\\303\" \"$s\""]}' | raw_in)
+check_true proc.stream_utf8_split "$(grep -c '"event":"stdout"' <<<"$out") events" test "$(grep -c '"event":"stdout"' <<<"$out")" -ge 3
+check proc.stream_utf8_whole 1 "$(grep -c encoding <<<"$out")"
+check_match proc.stream_utf8_last_byte '*"encoding":"base64","data":"ww=="}'$'\n''{"id":"u","event":"exit",*"stdout_bytes":65538,*' "$out"
 # a streamed exec that ran to the end with its client is not kept
 check_match proc.stream_not_kept '*"processes":[]*' "$(raw '{"id":"l","op":"list"}')"
 

@@ -42,7 +42,9 @@ struct bg {
 	struct exec_proc proc;
 	struct watch w[EXEC_NFDS], in_w;
 	struct bg_ring ring[2]; /* stdout, stderr */
-	size_t held;            /* the rings' bytes in the budget */
+	char carry[2][4];       /* a character's first bytes, not yet sent */
+	unsigned char ncarry[2];
+	size_t held; /* the rings' bytes in the budget */
 	int running, paused, forget;
 	int fg; /* a streamed exec whose client still follows: gone at exit */
 	int exit_code, signal, timed_out;
@@ -233,21 +235,61 @@ static void resume(struct bg *b)
 	pipes_watch(b, EPOLL_CTL_ADD);
 }
 
-/* exec.c's sink: keep the chunk, pass it on, and stop reading while a
- * follower is behind. */
-static int bg_sink(struct exec_proc *p, int stream, const char *s, size_t n)
+/* The length of s without a UTF-8 sequence cut short at its end. */
+static size_t whole_chars(const char *s, size_t n)
 {
-	struct bg *b = p->owner;
-	unsigned long long off = b->ring[stream].total;
+	size_t i = n, len;
+	unsigned char c;
+
+	while (i && n - i < 3 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
+		i--;
+	if (!i || (c = (unsigned char)s[i - 1]) < 0xC0)
+		return n;
+	len = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2);
+	return n - (i - 1) < len ? i - 1 : n;
+}
+
+/* A chunk to every follower but the waits; 1 when one is behind. */
+static int emit_all(struct bg *b, int stream, unsigned long long off, const char *s,
+		    size_t n)
+{
 	struct job *j, *next;
 	int behind = 0;
 
-	ring_put(b, &b->ring[stream], s, n);
 	for (j = b->followers; j; j = next) {
 		next = j->bg_next;
 		if (j->proc_op != PROC_WAIT)
 			behind |= emit_chunk(j, stream, off, s, n);
 	}
+	return behind;
+}
+
+/* exec.c's sink: keep the chunk, pass it on, and stop reading while a
+ * follower is behind. */
+static int bg_sink(struct exec_proc *p, int stream, const char *s, size_t n)
+{
+	struct bg *b = p->owner;
+	size_t held = b->ncarry[stream], whole;
+	unsigned long long off = b->ring[stream].total - held;
+	int behind = 0;
+	struct buf c;
+
+	ring_put(b, &b->ring[stream], s, n);
+	/* A character cut at the chunk's end waits for its other bytes, so
+	 * text stays text: the events begin with what was held back. */
+	buf_init(&c);
+	if (held) {
+		buf_add(&c, b->carry[stream], held);
+		buf_add(&c, s, n);
+		if (!c.oom)
+			s = c.p, n = c.len;
+	}
+	whole = whole_chars(s, n);
+	b->ncarry[stream] = (unsigned char)(n - whole);
+	memcpy(b->carry[stream], s + whole, n - whole);
+	if (whole)
+		behind = emit_all(b, stream, off, s, whole);
+	buf_free(&c);
 	if (behind && !b->paused) {
 		b->paused = 1;
 		pipes_watch(b, EPOLL_CTL_DEL);
@@ -317,6 +359,7 @@ static void finished(struct bg *b)
 {
 	struct wfs_exec_result res;
 	struct job *j;
+	int s;
 
 	exec_finish(&b->proc, &res);
 	buf_free(&res.out);
@@ -326,6 +369,10 @@ static void finished(struct bg *b)
 	b->exit_code = res.exit_code;
 	b->signal = res.signal;
 	b->timed_out = res.timed_out;
+	for (s = 0; s < 2; s++)
+		if (b->ncarry[s])
+			emit_all(b, s, b->ring[s].total - b->ncarry[s], b->carry[s], b->ncarry[s]);
+	b->ncarry[0] = b->ncarry[1] = 0;
 	/* Settled before any answer: each lets its connection go on with
 	 * its next request, which may name this process. */
 	if (b->fg || b->forget)
@@ -550,7 +597,11 @@ static void attach(struct job *j, struct bg *b)
 		const char *p;
 		size_t n;
 
-		while ((n = ring_get(&b->ring[s], &off, &p))) {
+		/* what is held back comes with the next chunk */
+		unsigned long long end = b->ring[s].total - b->ncarry[s];
+
+		while ((n = ring_get(&b->ring[s], &off, &p)) && off < end) {
+			n = n > end - off ? (size_t)(end - off) : n;
 			emit_chunk(j, s, off, p, n);
 			off += n;
 		}
