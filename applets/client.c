@@ -189,7 +189,8 @@ static void build_request(struct req *r, struct buf *line, const char *token,
 }
 
 /* A string field's bytes to fd, base64-decoded when enc says so. */
-static void write_data(struct arena *a, int fd, const struct json_val *d, const struct json_val *enc)
+static void write_data(struct arena *a, int fd, const struct json_val *d,
+		       const struct json_val *enc)
 {
 	unsigned char *raw;
 	long n;
@@ -469,8 +470,12 @@ int client_main(struct req *r)
 	buf_init(&line);
 	if (!opt_has(r, OPT_raw) && !build_proc_request(r, &line, token)) {
 		fd = dial(r, addr, timeout_s);
-		rc = fd < 0 ? 1 : send_all(fd, line.p, line.len) ? reply_error(r, "client: send: %s", strerror(errno))
-								 : run_stream(r, fd);
+		if (fd < 0)
+			rc = 1;
+		else if (send_all(fd, line.p, line.len))
+			rc = reply_error(r, "client: send: %s", strerror(errno));
+		else
+			rc = run_stream(r, fd);
 		if (fd >= 0)
 			close(fd);
 		buf_free(&line);

@@ -409,7 +409,8 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 	} else {
 		in = open_stdin(o->in, o->in_len);
 	}
-	if (in < 0 || (o->in_pipe && !o->in && p->in_fd < 0) || pout[0] < 0 || pout[1] < 0 || perr[0] < 0 || perr[1] < 0)
+	if (in < 0 || (o->in_pipe && !o->in && p->in_fd < 0) || pout[0] < 0 || pout[1] < 0 ||
+	    perr[0] < 0 || perr[1] < 0)
 		goto fail_errno;
 	if (o->env_add && !(env = make_env(o->env_add)))
 		goto fail_errno;
