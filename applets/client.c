@@ -27,6 +27,10 @@
  *	  --parallel N    send the request on N connections at once; print
  *	                  the first answer and exit 1 unless all N answered
  *
+ *	  Processes: `exec --stream CMD` prints the output as it comes and
+ *	  exits with the command's status; `start [--tag T] CMD`, `ps`,
+ *	  `logs [-f] HANDLE|TAG` (-f: follow to the exit), `kill HANDLE|TAG`.
+ *
  *	  Example: wickfs client --connect tcp:127.0.0.1:9090 read README.md
  */
 #include <errno.h>
@@ -42,6 +46,8 @@
 #include "applet_opts.h"
 #include "applet.h"
 #include "netaddr.h"
+#include "base64.h"
+#include "bytes.h"
 #include "json.h"
 #include "settings.h"
 
@@ -182,6 +188,46 @@ static void build_request(struct req *r, struct buf *line, const char *token,
 	buf_free(&cmd);
 }
 
+/* A string field's bytes to fd, base64-decoded when enc says so. */
+static void write_data(struct arena *a, int fd, const struct json_val *d,
+		       const struct json_val *enc)
+{
+	unsigned char *raw;
+	long n;
+
+	if (!d || d->type != JSON_STR)
+		return;
+	if (!enc || enc->type != JSON_STR) {
+		bytes_write_all(fd, d->str, d->len);
+		return;
+	}
+	raw = arena_alloc(a, d->len * 3 / 4 + 3);
+	if (raw && (n = base64_decode(d->str, d->len, raw)) > 0)
+		bytes_write_all(fd, raw, (size_t)n);
+}
+
+/* A native answer: the envelope without the id; logs prints the
+ * output itself. */
+static int show_native(struct req *r, const struct json_val *v, const char *line, size_t len)
+{
+	const struct json_val *ok = json_get(v, "ok"), *d = json_get(v, "data"), *e;
+	int good = ok && ok->type == JSON_BOOL && ok->boolean;
+
+	if (good && d && json_get(d, "stdout_offset")) {
+		write_data(r->arena, 1, json_get(d, "stdout"), json_get(d, "stdout_encoding"));
+		write_data(r->arena, 2, json_get(d, "stderr"), json_get(d, "stderr_encoding"));
+		return 0;
+	}
+	e = json_get(v, "error");
+	if (!good)
+		return reply_error(r, "%s", e && e->type == JSON_STR ? e->str : "bad answer");
+	/* our id is c1: {"id":"c1",REST is printed {REST */
+	buf_putc(r->out, '{');
+	buf_add(r->out, line + 11, len > 11 ? len - 11 : 0);
+	buf_putc(r->out, '\n');
+	return 0;
+}
+
 /* Print what the applet printed; returns its exit status. */
 static int show_response(struct req *r, const char *line, size_t len)
 {
@@ -298,6 +344,109 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 	return ok == n && !differ ? rc : 1;
 }
 
+/* The process commands: exec --stream, start, ps, logs [-f], kill. */
+static const char *const proc_cmds[] = {"exec", "start", "ps", "logs", "kill", NULL};
+
+/* A handle's field: "handle":N for a number, else "tag":NAME. */
+static void handle_field(struct buf *line, const char *h)
+{
+	if (*h && !h[strspn(h, "0123456789")]) {
+		buf_printf(line, ",\"handle\":%s", h);
+	} else {
+		buf_puts(line, ",\"tag\":");
+		json_cstr(line, h);
+	}
+}
+
+/* Its request, or -1 when argv is no process command. */
+static int build_proc_request(struct req *r, struct buf *line, const char *token)
+{
+	static const char *const ops[] = {"exec", "start", "list", "output", "kill"};
+	char **a = r->argv + 1;
+	int k, n = r->argc - 1, args = 0, follow;
+	const char *tag = NULL;
+
+	for (k = 0; proc_cmds[k] && strcmp(proc_cmds[k], r->argv[0]); k++)
+		;
+	if (!proc_cmds[k] || (k == 0 && (!n || strcmp(a[0], "--stream"))))
+		return -1;
+	follow = k == 3 && n && !strcmp(a[0], "-f");
+	if (k == 0 || (k == 1 && n > 1 && !strcmp(a[0], "--tag")) || follow)
+		a += k == 1 ? 2 : 1, n -= k == 1 ? 2 : 1, tag = k == 1 ? a[-1] : NULL;
+	buf_printf(line, "{\"id\":\"c1\",\"op\":\"%s\"", follow ? "attach" : ops[k]);
+	if (k == 0 && opt_has(r, OPT_timeout))
+		buf_printf(line, ",\"timeout\":%lld", opt_num(r, OPT_timeout));
+	if (k == 0 || k == 1) {
+		buf_puts(line, k ? ",\"args\":[" : ",\"stream\":true,\"args\":[");
+		for (args = 0; args < n; args++) {
+			if (args)
+				buf_putc(line, ',');
+			json_cstr(line, a[args]);
+		}
+		buf_putc(line, ']');
+		if (opt_str(r, OPT_workdir)) {
+			buf_puts(line, ",\"workdir\":");
+			json_cstr(line, opt_str(r, OPT_workdir));
+		}
+	} else if (k >= 3) {
+		if (n != 1)
+			return -1;
+		handle_field(line, a[0]);
+	}
+	if (tag) {
+		buf_puts(line, ",\"tag\":");
+		json_cstr(line, tag);
+	}
+	if (token) {
+		buf_puts(line, ",\"token\":");
+		json_cstr(line, token);
+	}
+	buf_puts(line, "}\n");
+	return 0;
+}
+
+/* The events of a streamed exec or attach, written as they come; the
+ * command's status (124 timed out, 128+N killed by signal N). */
+static int run_stream(struct req *r, int fd)
+{
+	struct timeval none = {0, 0};
+	struct arena a; /* one line's, so memory stays that of a line */
+	struct buf resp;
+	int rc = -1;
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof(none));
+	buf_init(&resp);
+	arena_init(&a);
+	while (rc < 0 && !recv_line(fd, &resp)) {
+		const struct json_val *ev, *code, *sig;
+		struct json_val v;
+		char msg[256];
+
+		arena_reset(&a);
+		if (json_parse(&a, resp.p, resp.len, &v, msg, sizeof(msg)))
+			break;
+		ev = json_get(&v, "event");
+		if (!ev || ev->type != JSON_STR) {
+			rc = show_native(r, &v, resp.p, resp.len);
+			break;
+		}
+		if (!strcmp(ev->str, "stdout") || !strcmp(ev->str, "stderr")) {
+			write_data(&a, ev->str[3] == 'o' ? 1 : 2, json_get(&v, "data"),
+				   json_get(&v, "encoding"));
+		} else if (!strcmp(ev->str, "exit")) {
+			code = json_get(&v, "exit_code");
+			sig = json_get(&v, "signal");
+			rc = code && code->type == JSON_NUM ? (int)code->num : 1;
+			if (sig && sig->type == JSON_NUM && sig->num > 0)
+				rc = 128 + (int)sig->num;
+			rc = rc >= 0 && rc < 256 ? rc : 1;
+		}
+	}
+	buf_free(&resp);
+	arena_free(&a);
+	return rc < 0 ? reply_error(r, "client: the stream ended before the exit") : rc;
+}
+
 int client_main(struct req *r)
 {
 	const char *addr = opt_str(r, OPT_connect), *token = opt_str(r, OPT_token);
@@ -319,6 +468,20 @@ int client_main(struct req *r)
 	if (opt_has(r, OPT_i) && req_stdin(r, &in, &in_len))
 		return reply_error(r, "client: reading stdin: %s", strerror(errno));
 	buf_init(&line);
+	if (!opt_has(r, OPT_raw) && !build_proc_request(r, &line, token)) {
+		fd = dial(r, addr, timeout_s);
+		if (fd < 0)
+			rc = 1;
+		else if (send_all(fd, line.p, line.len))
+			rc = reply_error(r, "client: send: %s", strerror(errno));
+		else
+			rc = run_stream(r, fd);
+		if (fd >= 0)
+			close(fd);
+		buf_free(&line);
+		return rc;
+	}
+	buf_reset(&line);
 	if (!opt_has(r, OPT_raw))
 		build_request(r, &line, token, in, in_len);
 	if (opt_has(r, OPT_parallel)) {

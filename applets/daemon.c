@@ -1,6 +1,6 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 poll-us#<0>10000$DAEMON_POLL_US=50 root: v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 max-background#<1>100000$DAEMON_MAX_BACKGROUND=256 poll-us#<0>10000$DAEMON_POLL_US=50 root: v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
@@ -60,6 +60,9 @@
  *	                      a new one
  *	  --max-procs N       commands running at once, more wait
  *	                      (DAEMON_MAX_PROCS, default 1024)
+ *	  --max-background N  processes started with the start op (or a
+ *	                      streamed exec) running at once
+ *	                      (DAEMON_MAX_BACKGROUND, default 256)
  *	  --poll-us N         after answering in process, poll for the next
  *	                      request this long before sleeping (DAEMON_POLL_US,
  *	                      0 to 10000, default 50; 0 off): spares a wakeup
@@ -260,6 +263,7 @@ int daemon_main(struct req *r)
 	o.workers = (int)opt_num(r, OPT_workers);
 	o.max_conns = (int)opt_num(r, OPT_max_conns);
 	o.max_procs = (int)opt_num(r, OPT_max_procs);
+	o.max_background = (int)opt_num(r, OPT_max_background);
 	o.poll_us = (int)opt_num(r, OPT_poll_us);
 	o.verbose = opt_has(r, OPT_v);
 	o.readonly = r->ctx->readonly;

@@ -25,6 +25,8 @@ struct wfs_exec_opts {
 	size_t in_len;
 	long long timeout_ms; /* 0: none */
 	size_t max_output;    /* per stream; 0: default 10 MiB */
+	int in_pipe;          /* stdin a pipe, its end in exec_proc.in_fd
+				 (when in is NULL) */
 };
 struct wfs_exec_result {
 	struct buf out, err; /* caller calls buf_free on both */
@@ -64,6 +66,10 @@ struct exec_proc {
 	int signal; /* what killed it (status -1), else 0 */
 	int timed_out;
 	int cancelled; /* killed by exec_kill */
+	int in_fd;     /* the write end of stdin (opts in_pipe), else -1 */
+	/* When set, output goes here as it is read instead of into out[]
+	 * (stream 0 stdout, 1 stderr); nonzero stops reading for now. */
+	int (*sink)(struct exec_proc *p, int stream, const char *s, size_t n);
 	/* Called before one of fd[] is closed (e.g. to leave an epoll set). */
 	void (*before_close)(struct exec_proc *p, int i);
 	void *owner;

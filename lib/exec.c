@@ -369,11 +369,12 @@ static int start_supervised(pid_t *pid, const struct wfs_exec_opts *o,
 int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 	       char *err, size_t errlen)
 {
-	int pout[2] = {-1, -1}, perr[2] = {-1, -1}, in = -1, i;
+	int pout[2] = {-1, -1}, perr[2] = {-1, -1}, pin[2], in = -1, i;
 	char **env = environ, eb[128], eb2[PATH_MAX * 2 + 128];
 	struct stat st;
 
 	memset(p, 0, sizeof(*p));
+	p->in_fd = -1;
 	for (i = 0; i < EXEC_NFDS; i++)
 		p->fd[i] = -1;
 	buf_init(&p->out[0]);
@@ -401,8 +402,15 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 		pout[i] = fd_high(pout[i]);
 		perr[i] = fd_high(perr[i]);
 	}
-	in = open_stdin(o->in, o->in_len);
-	if (in < 0 || pout[0] < 0 || pout[1] < 0 || perr[0] < 0 || perr[1] < 0)
+	if (o->in_pipe && !o->in && !pipe2(pin, O_CLOEXEC)) {
+		in = fd_high(pin[0]);
+		p->in_fd = fd_high(pin[1]);
+		fcntl(p->in_fd, F_SETFL, O_NONBLOCK);
+	} else {
+		in = open_stdin(o->in, o->in_len);
+	}
+	if (in < 0 || (o->in_pipe && !o->in && p->in_fd < 0) || pout[0] < 0 || pout[1] < 0 ||
+	    perr[0] < 0 || perr[1] < 0)
 		goto fail_errno;
 	if (o->env_add && !(env = make_env(o->env_add)))
 		goto fail_errno;
@@ -426,6 +434,7 @@ fail_errno:
 fail:
 	if (env != environ)
 		free(env);
+	close_fd(&p->in_fd);
 	close_fd(&in);
 	close_fd(&pout[0]);
 	close_fd(&pout[1]);
@@ -469,7 +478,7 @@ static void read_stream(struct exec_proc *p, int i)
 		size_t want = sizeof(scratch);
 		ssize_t n;
 
-		if (room && !buf_reserve(b, room < want ? room : want)) {
+		if (room && !p->sink && !buf_reserve(b, room < want ? room : want)) {
 			dst = b->p + b->len;
 			want = room < want ? room : want;
 		}
@@ -482,7 +491,10 @@ static void read_stream(struct exec_proc *p, int i)
 			proc_close(p, i);
 			return;
 		}
-		if (dst == scratch)
+		if (p->sink) {
+			if (p->sink(p, i - EXEC_OUT, scratch, (size_t)n))
+				return;
+		} else if (dst == scratch)
 			p->truncated[i - EXEC_OUT] = 1;
 		else
 			b->len += (size_t)n;
@@ -693,6 +705,7 @@ void exec_finish(struct exec_proc *p, struct wfs_exec_result *res)
 
 	memset(res, 0, sizeof(*res));
 	reap(p);
+	close_fd(&p->in_fd);
 	for (i = 0; i < EXEC_NFDS; i++)
 		proc_close(p, i);
 	res->out = p->out[0];
@@ -713,6 +726,7 @@ void exec_abort(struct exec_proc *p)
 	if (p->pid > 0)
 		signal_group(p, SIGKILL);
 	reap(p);
+	close_fd(&p->in_fd);
 	for (i = 0; i < EXEC_NFDS; i++)
 		proc_close(p, i);
 	buf_free(&p->out[0]);

@@ -96,6 +96,8 @@ void conn_close(struct conn *c)
 	if (!c->job) {
 		c->next = d->dead_conns;
 		d->dead_conns = c;
+	} else if (c->job->drained) {
+		c->job->drained(c->job); /* a process it followed lets it go */
 	}
 }
 
@@ -125,6 +127,8 @@ static void conn_flush(struct conn *c)
 		c->out_off = 0;
 		c->write_since = 0;
 		conn_account(c);
+		if (c->job && c->job->drained)
+			c->job->drained(c->job);
 	} else if (!c->write_since || c->out_off != was) {
 		/* The reader's deadline runs from its last progress. */
 		struct daemon *d = c->d;
@@ -151,6 +155,25 @@ static void conn_send(struct conn *c, struct buf *resp)
 	}
 	conn_account(c);
 	conn_flush(c);
+}
+
+/* An event line of a job still running (j->emit): queued and sent as
+ * the socket takes it; 1 when the reader is behind. */
+static int conn_emit(struct job *j, const char *line, size_t n)
+{
+	struct conn *c = j->conn;
+
+	if (c->dead)
+		return 0;
+	buf_add(&c->out, line, n);
+	if (c->out.oom) {
+		conn_close(c);
+		return 0;
+	}
+	conn_account(c);
+	conn_flush(c);
+	conn_update(c);
+	return !c->dead && c->out.len - c->out_off > STREAM_HIGH;
 }
 
 /* A finished answer takes its place in the budget, or gives way to an
@@ -217,6 +240,8 @@ static void run_job(struct daemon *d, struct job *j)
 			job_complete(d, j);
 	} else if (j->mode == JOB_APPLET)
 		pool_submit(d->pool, j);
+	else if (j->mode == JOB_PROC)
+		bg_run(d, j);
 	else if (d->nrunning < d->o->max_procs)
 		proc_start(d, j);
 	else {
@@ -233,6 +258,7 @@ static void dispatch(struct daemon *d, struct conn *c, struct job *j)
 {
 	j->conn = c;
 	j->answered = conn_answer;
+	j->emit = conn_emit;
 	if (j->authed)
 		c->authed = 1;
 	if (j->mode == JOB_DONE) {

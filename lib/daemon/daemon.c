@@ -55,6 +55,7 @@ static void begin_shutdown(struct daemon *d, int sig)
 	}
 	if (d->running)
 		d->proc_timer.at = now;
+	bg_stop_all(d, 0);
 	while ((j = d->wait_head)) {
 		d->wait_head = j->next;
 		j->cancelled = 1;
@@ -95,6 +96,7 @@ static void stop_now(struct timer *t, long long now)
 
 static void free_dead(struct daemon *d)
 {
+	bg_free_dead(d);
 	while (d->dead_jobs) {
 		struct job *j = d->dead_jobs;
 		d->dead_jobs = j->next;
@@ -146,6 +148,7 @@ static void teardown(struct daemon *d)
 		exec_abort(&j->proc);
 		job_free(j);
 	}
+	bg_stop_all(d, 1);
 	while (d->conns) {
 		struct conn *c = d->conns;
 		c->job = NULL; /* a worker may still hold its job */
@@ -186,6 +189,7 @@ int daemon_run(const struct daemon_opts *o)
 	loop_add_timer(l, &d->conn_timer, conn_expire, d);
 	loop_add_timer(l, &d->accept_timer, conn_accept_resume, d);
 	loop_add_timer(l, &d->proc_timer, proc_tick, d);
+	loop_add_timer(l, &d->bg_timer, bg_tick, d);
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGTERM);

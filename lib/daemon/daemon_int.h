@@ -2,7 +2,8 @@
  *
  * The files call each other one way, top to bottom: daemon.c (setup,
  * signals, shutdown); listen.c (the listening sockets) and conn.c
- * (connections, and the listeners' accept); proc.c (commands); pool.c
+ * (connections, and the listeners' accept); proc.c (commands); bg.c
+ * (background and streamed processes); pool.c
  * (worker threads); request.c (parsing); job.c (jobs and their
  * completion); answer.c (the answers); loop.c and event.c (event.h).
  * Calls the other way, a command's exit or a new connection, go through
@@ -28,7 +29,23 @@ enum job_mode {
 	JOB_SHELL,       /* spawned command: the reference behaviour */
 	JOB_EXEC_APPLET, /* `wickfs exec CMD`: spawned CMD, exec's envelope */
 	JOB_PARSE,       /* a big line, parsed on a worker, then dispatched */
+	JOB_PROC,        /* a process op (bg.c): j->proc_op */
 };
+
+/* The native ops on processes (bg.c); PROC_EXEC is exec with "stream". */
+enum proc_op {
+	PROC_EXEC,
+	PROC_START,
+	PROC_LIST,
+	PROC_OUTPUT,
+	PROC_ATTACH,
+	PROC_INPUT,
+	PROC_SIGNAL,
+	PROC_WAIT,
+	PROC_KILL,
+};
+
+struct bg;
 
 struct job {
 	struct daemon *d;
@@ -77,6 +94,18 @@ struct job {
 	volatile int abandon;
 
 	struct buf resp; /* the response line, '\n' included */
+
+	/* JOB_PROC (bg.c) */
+	enum proc_op proc_op;
+	const struct json_val *req; /* the request, for the op's own fields */
+	struct bg *bg;              /* the process it follows or feeds */
+	struct job *bg_next;        /* that process's other followers */
+	size_t in_done;             /* input: bytes written */
+	/* conn.c's: queue an event line now; 1 when the reader is behind */
+	int (*emit)(struct job *j, const char *line, size_t n);
+	/* bg.c's: what the connection had to send is sent, or it closed
+	 * (j->abandon) */
+	void (*drained)(struct job *j);
 };
 
 /* job.c: jobs, recycled, and their completion. */
@@ -168,7 +197,11 @@ struct daemon {
 	struct timer conn_timer;   /* the next line or write deadline */
 	struct timer reap_timer;   /* PID 1: the next orphan reaping */
 	struct timer stop_timer;   /* shutting down: the wait ends */
-	struct conn *dead_conns;   /* freed after the current event batch */
+	struct timer bg_timer;     /* background processes' timers (bg.c) */
+	struct bg *bgs, *dead_bgs; /* background processes; freed ones */
+	int nbg, nbg_running;
+	unsigned bg_seq;         /* the last handle given */
+	struct conn *dead_conns; /* freed after the current event batch */
 	struct job *dead_jobs;
 	struct job *job_cache; /* recycled jobs (job.c) */
 	int njob_cache;
@@ -184,6 +217,8 @@ struct daemon {
 /* Connections (conn.c). */
 #define READ_CHUNK 65536
 #define KEEP_BUF (256u << 10) /* idle buffers larger than this are freed */
+/* A streamed process is paused while its reader is this far behind. */
+#define STREAM_HIGH (128u << 10)
 
 struct conn {
 	struct daemon *d;
@@ -237,6 +272,18 @@ void proc_tick(struct timer *t, long long now);
 /* d->reap_timer: as PID 1, reap orphaned grandchildren, never a running
  * command. */
 void proc_reap(struct timer *t, long long now);
+
+/* Background and streamed processes (bg.c). */
+/* Run a JOB_PROC job: it answers at once, or follows its process. */
+void bg_run(struct daemon *d, struct job *j);
+/* d->bg_timer: the processes' kill and timeout steps, wait deadlines. */
+void bg_tick(struct timer *t, long long now);
+/* Shutdown: kill them all; teardown (now 1): reap and free them. */
+void bg_stop_all(struct daemon *d, int now);
+/* 1 when pid is a running process's, whose status is its own to reap. */
+int bg_owns(struct daemon *d, pid_t pid);
+/* After an event batch: free the processes removed during it. */
+void bg_free_dead(struct daemon *d);
 
 /* Listening sockets (listen.c). */
 int listen_tcp(struct daemon *d, const char *addr);

@@ -169,6 +169,8 @@ void proc_reap(struct timer *t, long long now)
 		for (j = d->running; j; j = j->next)
 			if (j->proc.pid == si.si_pid)
 				return;
+		if (bg_owns(d, si.si_pid))
+			return;
 		waitpid(si.si_pid, NULL, WNOHANG);
 	}
 }

@@ -125,20 +125,64 @@ static void parse_cmd(struct job *j, const struct json_val *v)
 	j->exec.command = cmd;
 }
 
+/* The ops on processes, in enum proc_op's order: bg.c runs them. */
+static const char *const proc_ops[] = {"exec", "start", "list", "output", "attach",
+				       "input", "signal", "wait", "kill", NULL};
+
+/* Which process op v is, or -1: exec with "stream" true, or one of the
+ * others when no applet has its name. */
+static int proc_op_of(const struct json_val *v, const char *name)
+{
+	const struct json_val *st = json_get(v, "stream");
+	int k;
+
+	for (k = 0; proc_ops[k] && strcmp(proc_ops[k], name); k++)
+		;
+	if (!proc_ops[k] || (k == PROC_EXEC && !(st && st->type == JSON_BOOL && st->boolean)))
+		return -1;
+	return k == PROC_EXEC || !applet_find(name) ? k : -1;
+}
+
+/* Its fields are bg.c's to read, from a copy of the request in the
+ * arena; a command is args joined, as exec's. */
+static void parse_proc_op(struct job *j, const struct json_val *v, int k)
+{
+	const struct json_val *t = json_get(v, "timeout");
+	struct json_val *keep = arena_alloc(&j->arena, sizeof(*keep));
+
+	if (!keep)
+		return answer_fail(j, 1, "out of memory");
+	*keep = *v;
+	j->req = keep;
+	j->mode = JOB_PROC;
+	j->proc_op = (enum proc_op)k;
+	if (k > PROC_START)
+		return;
+	j->exec.command = join_words(&j->arena, j->argv, j->argc);
+	if (!j->exec.command || !*j->exec.command)
+		return answer_fail(j, 1, "empty command");
+	/* a background process has no deadline unless one is asked for */
+	j->exec.timeout_ms = k == PROC_EXEC || (t && t->type == JSON_NUM) ? j->timeout_s * 1000 : 0;
+	j->exec.in_pipe = k == PROC_START;
+}
+
 static void parse_op(struct job *j, const struct json_val *v)
 {
 	const struct json_val *op = json_get(v, "op"), *args = json_get(v, "args");
 	const struct applet *a = applet_find(op->str);
+	int proc = proc_op_of(v, op->str);
 	size_t i;
 
-	if (!a || (a->flags & APPLET_CLI_ONLY)) {
+	if (a && (a->flags & APPLET_CLI_ONLY))
+		a = NULL;
+	if (!a && proc < 0) {
 		char msg[300];
 		snprintf(msg, sizeof(msg), "unknown op: %.200s", op->str);
 		return answer_fail(j, 1, msg);
 	}
 	if (args && args->type != JSON_NULL && args->type != JSON_ARR)
 		return answer_fail(j, 1, "args must be an array of strings");
-	if ((a->flags & APPLET_STDIN) && !j->in) {
+	if (a && (a->flags & APPLET_STDIN) && !j->in) {
 		char msg[300];
 		snprintf(msg, sizeof(msg),
 			 "%s: field \"stdin\" is missing: it is the input (\"\" for none); "
@@ -156,6 +200,8 @@ static void parse_op(struct job *j, const struct json_val *v)
 		j->argv[i] = (char *)args->items[i].str;
 	}
 	j->argv[j->argc] = NULL;
+	if (proc >= 0)
+		return parse_proc_op(j, v, proc);
 	if (j->workdir && !j->d->private_cwd)
 		return answer_fail(j, 1, "workdir is not supported for op requests "
 					 "here (no per-thread working directory); send a cmd");
@@ -245,6 +291,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	const struct json_val *m;
 	struct json_val v;
 	char err[256];
+	int spawns;
 
 	if (json_parse(&j->arena, line, len, &v, err, sizeof(err))) {
 		answer_invalid(j, err);
@@ -287,8 +334,9 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		parse_op(j, &v);
 	else
 		parse_cmd(j, &v);
-	if ((j->mode == JOB_SHELL || j->mode == JOB_EXEC_APPLET) &&
-	    d->o->readonly && !d->o->readonly_exec) {
+	spawns = j->mode == JOB_SHELL || j->mode == JOB_EXEC_APPLET ||
+		 (j->mode == JOB_PROC && j->proc_op <= PROC_START);
+	if (spawns && d->o->readonly && !d->o->readonly_exec) {
 		struct buf env;
 		if (j->mode == JOB_SHELL || j->native)
 			return answer_fail(j, 1, EXEC_READONLY_MSG);
@@ -299,12 +347,13 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		buf_free(&env);
 		return;
 	}
-	if (j->mode == JOB_SHELL || j->mode == JOB_EXEC_APPLET) {
+	if (spawns) {
 		j->exec.cwd = j->workdir;
 		j->exec.root = d->root;
 		j->exec.in = j->in;
 		j->exec.in_len = j->in_len;
-		j->exec.timeout_ms = j->timeout_s * 1000;
+		if (j->mode != JOB_PROC)
+			j->exec.timeout_ms = j->timeout_s * 1000;
 		j->exec.max_output = j->set.max_output;
 	}
 }
