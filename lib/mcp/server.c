@@ -40,6 +40,10 @@ static const char *const levels[] = {"debug", "info", "notice", "warning",
 
 static void send_buf(struct mcp_server *s, struct buf *b)
 {
+	if (b->oom)
+		return;
+	if (s->emit)
+		return s->emit(s, b->p, b->len);
 	buf_putc(b, '\n');
 	if (b->oom)
 		return;
@@ -250,7 +254,8 @@ static void initialize(struct mcp_server *s, const struct json_val *id,
 	for (i = 0; i < sizeof(versions) / sizeof(*versions); i++)
 		if (!strcmp(v->str, versions[i]))
 			ver = versions[i];
-	s->client_roots = mcp_get(mcp_get(params, "capabilities"), "roots") != NULL;
+	/* over HTTP we send no requests of our own (no GET stream): no roots */
+	s->client_roots = !s->emit && mcp_get(mcp_get(params, "capabilities"), "roots");
 	if (!s->ndirs && !s->client_roots)
 		return send_error(s, id, -32602, "no allowed directories: start the server with "
 						 "directory arguments, or use a client with roots");
@@ -378,7 +383,7 @@ static void *watch_run(void *arg)
 	char chunk[16384];
 	long long next = wfs_now_ms() + 1000;
 	unsigned seconds = 0;
-	int in_open = 1, r;
+	int in_open = w->s->in_fd >= 0, r;
 
 	while (!w->cancel) {
 		struct pollfd p[2] = {{w->stop[0], POLLIN, 0}, {w->s->in_fd, POLLIN, 0}};
@@ -445,7 +450,8 @@ static int run_tool(struct mcp_server *s, const struct mcp_tool *t, struct mcp_c
 		if (cancels(&w, p, (size_t)(nl - p)))
 			return 1;
 	}
-	if (s->in_fd < 0 || pipe2(w.stop, O_CLOEXEC))
+	/* nothing to watch: no input (HTTP, or the client left), no progress */
+	if ((s->in_fd < 0 && !w.token) || pipe2(w.stop, O_CLOEXEC))
 		return t->run(c);
 	if (pthread_create(&th, NULL, watch_run, &w)) {
 		close(w.stop[0]);
@@ -610,7 +616,7 @@ static void notification(struct mcp_server *s, const char *method)
 	 * the one it names has been answered already; nothing to answer. */
 }
 
-static void handle(struct mcp_server *s, struct arena *a, const char *line, size_t n)
+void mcp_handle(struct mcp_server *s, struct arena *a, const char *line, size_t n)
 {
 	struct json_val msg;
 	const struct json_val *id, *method, *params, *v;
@@ -698,7 +704,7 @@ int mcp_serve(struct mcp_server *s)
 			else if (!skipping && n && !(n == 1 && in.p[start] == '\r')) {
 				s->ahead = in.p + next;
 				s->ahead_len = in.len - next;
-				handle(s, &a, in.p + start, n);
+				mcp_handle(s, &a, in.p + start, n);
 			}
 			skipping = 0;
 			arena_reset(&a);
@@ -723,7 +729,7 @@ int mcp_serve(struct mcp_server *s)
 		}
 	}
 	if (in.len > start && !skipping)
-		handle(s, &a, in.p + start, in.len - start); /* a last line without \n */
+		mcp_handle(s, &a, in.p + start, in.len - start); /* a last line without \n */
 	buf_free(&in);
 	buf_free(&s->late);
 	arena_free(&a);
