@@ -36,6 +36,7 @@ struct mcp_server {
 	 * else they are written to out_fd. With it, no roots are asked. */
 	void (*emit)(struct mcp_server *s, const char *msg, size_t len);
 	void *emit_data;
+	int hup_fd; /* with emit: the connection, whose hangup cancels a long tool */
 };
 
 /* The Streamable HTTP transport's settings (mcp_http_serve). */

@@ -224,6 +224,11 @@ if [ $client = curl ]; then
 	check_match mcp_http.progress.event '*"method":"notifications/progress"*"progressToken":"p1"*' "$(cat "$w/slow.out")"
 	body=$(cat "$w/slow.out")
 	check_match mcp_http.progress.answer '*slept*' "$(field result.content.0.text)"
+	# a client that leaves mid-call: its command is stopped, tree and all
+	curl -s -o /dev/null --max-time 1 -X POST -H "$JSON" -H "$ACC" -H "$TOK" -H "$SID" -H "$VER" \
+		--data-binary '{"jsonrpc":"2.0","id":32,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"sleep 2; echo x >left.txt"}}}' "$U"
+	sleep 2.5
+	check_true mcp_http.client_left.cancelled "the command ran on" test ! -e "$d/left.txt"
 else
 	skip mcp_http.concurrent "needs curl"
 fi

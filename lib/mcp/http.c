@@ -448,6 +448,7 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 	s.emit = conn_emit;
 	s.emit_data = c;
 	s.in_fd = s.out_fd = -1;
+	s.hup_fd = c->fd;
 	buf_reset(&c->answer);
 	mcp_handle(&s, &a, body->p, body->len);
 	if (init && c->answer.len && !memmem(c->answer.p, c->answer.len, "\"error\":{", 9)) {

@@ -383,10 +383,11 @@ static void *watch_run(void *arg)
 	char chunk[16384];
 	long long next = wfs_now_ms() + 1000;
 	unsigned seconds = 0;
-	int in_open = w->s->in_fd >= 0, r;
+	int in_open = w->s->in_fd >= 0, hup = !in_open && w->s->hup_fd >= 0, r;
 
 	while (!w->cancel) {
-		struct pollfd p[2] = {{w->stop[0], POLLIN, 0}, {w->s->in_fd, POLLIN, 0}};
+		struct pollfd p[2] = {{w->stop[0], POLLIN, 0},
+				      {in_open ? w->s->in_fd : w->s->hup_fd, in_open ? POLLIN : POLLRDHUP, 0}};
 		const char *nl;
 		ssize_t n;
 
@@ -398,11 +399,13 @@ static void *watch_run(void *arg)
 			next += 1000;
 			continue;
 		}
-		r = poll(p, in_open ? 2 : 1, w->token ? (int)(next - now) : -1);
+		r = poll(p, in_open || hup ? 2 : 1, w->token ? (int)(next - now) : -1);
 		if (r < 0 && errno != EINTR)
 			break;
 		if (p[0].revents)
 			break;
+		if (hup && p[1].revents) /* the HTTP client left: its answer has no reader */
+			w->cancel = 1;
 		if (!in_open || !p[1].revents)
 			continue;
 		n = read(w->s->in_fd, chunk, sizeof(chunk));
@@ -451,7 +454,7 @@ static int run_tool(struct mcp_server *s, const struct mcp_tool *t, struct mcp_c
 			return 1;
 	}
 	/* nothing to watch: no input (HTTP, or the client left), no progress */
-	if ((s->in_fd < 0 && !w.token) || pipe2(w.stop, O_CLOEXEC))
+	if ((s->in_fd < 0 && s->hup_fd < 0 && !w.token) || pipe2(w.stop, O_CLOEXEC))
 		return t->run(c);
 	if (pthread_create(&th, NULL, watch_run, &w)) {
 		close(w.stop[0]);
@@ -681,6 +684,7 @@ int mcp_serve(struct mcp_server *s)
 	int skipping = 0;
 
 	s->log_level = -1;
+	s->hup_fd = -1;
 	buf_init(&s->late);
 	arena_init(&a);
 	buf_init(&in);
