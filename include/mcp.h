@@ -14,6 +14,7 @@
 #include "buf.h"
 
 struct arena;
+struct json_val;
 
 #define MCP_RESULT_MAX 100000 /* bytes of a tool's text by default */
 
@@ -37,6 +38,9 @@ struct mcp_server {
 	void (*emit)(struct mcp_server *s, const char *msg, size_t len);
 	void *emit_data;
 	int hup_fd; /* with emit: the connection, whose hangup cancels a long tool */
+	/* When set, told of a long tool's start (its cancel flag) and end
+	 * (NULL), so that a cancel arriving elsewhere can reach it. */
+	void (*running)(struct mcp_server *s, const struct json_val *id, volatile int *cancel);
 };
 
 /* The Streamable HTTP transport's settings (mcp_http_serve). */

@@ -229,6 +229,18 @@ if [ $client = curl ]; then
 		--data-binary '{"jsonrpc":"2.0","id":32,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"sleep 2; echo x >left.txt"}}}' "$U"
 	sleep 2.5
 	check_true mcp_http.client_left.cancelled "the command ran on" test ! -e "$d/left.txt"
+	# notifications/cancelled on another connection stops the tool; its
+	# POST gets no answer
+	curl -s -o "$w/cancelled.out" -X POST -H "$JSON" -H "$ACC" -H "$TOK" -H "$SID" -H "$VER" \
+		--data-binary '{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"run_command","arguments":{"command":"sleep 2; echo x >cancelled.txt"}}}' "$U" &
+	slow=$!
+	sleep 0.5
+	http POST "$U" '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1"}}' "$JSON" "$ACC" "$TOK" "$SID" "$VER"
+	check mcp_http.cancel.202 202 "$status"
+	wait $slow
+	check mcp_http.cancel.no_answer '' "$(cat "$w/cancelled.out" 2>/dev/null)"
+	sleep 2
+	check_true mcp_http.cancel.stopped "the command ran on" test ! -e "$d/cancelled.txt"
 else
 	skip mcp_http.concurrent "needs curl"
 fi

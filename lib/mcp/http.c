@@ -46,6 +46,7 @@ struct http {
 	int loopback;
 	pthread_mutex_t lock; /* guards what follows */
 	struct session *sessions;
+	struct conn *running; /* connections whose long tool may be cancelled */
 	size_t nsessions, memory;
 	int conns;
 };
@@ -58,7 +59,11 @@ struct conn {
 	char head[HEAD_MAX]; /* the request's head, out of in[]: hd points here */
 	/* the current request */
 	int sse_only, sse_ok, streaming, failed;
-	struct buf answer; /* the last message, when not streaming */
+	struct buf answer;    /* the last message, when not streaming */
+	const char *session;  /* the request's Mcp-Session-Id */
+	char run_id[80];      /* while a long tool runs: its request id, typed */
+	volatile int *cancel; /* and its flag */
+	struct conn *run_next;
 };
 
 struct head {
@@ -378,6 +383,48 @@ static void memory_give(struct http *h, size_t n)
 	pthread_mutex_unlock(&h->lock);
 }
 
+/* A request id as a string that keeps its type: "s..." or "n...". */
+static void id_key(char *out, size_t n, const struct json_val *id)
+{
+	snprintf(out, n, "%c%s", id && id->type == JSON_STR ? 's' : 'n', id ? id->str : "");
+}
+
+static void conn_running(struct mcp_server *s, const struct json_val *id, volatile int *cancel)
+{
+	struct conn *c = s->emit_data, **p;
+
+	pthread_mutex_lock(&c->h->lock);
+	for (p = &c->h->running; *p && *p != c; p = &(*p)->run_next)
+		;
+	if (*p)
+		*p = c->run_next;
+	if (cancel) {
+		id_key(c->run_id, sizeof(c->run_id), id);
+		c->run_next = c->h->running;
+		c->h->running = c;
+	}
+	c->cancel = cancel;
+	pthread_mutex_unlock(&c->h->lock);
+}
+
+/* notifications/cancelled: the session's running request it names stops;
+ * it then sends no answer, as on stdio. */
+static void cancel_request(struct http *h, const char *session, const struct json_val *params)
+{
+	const struct json_val *rid = mcp_get(params, "requestId");
+	struct conn *c;
+	char key[80];
+
+	if (!rid || (rid->type != JSON_STR && rid->type != JSON_NUM))
+		return;
+	id_key(key, sizeof(key), rid);
+	pthread_mutex_lock(&h->lock);
+	for (c = h->running; c; c = c->run_next)
+		if (c->cancel && !strcmp(c->run_id, key) && !strcmp(c->session, session))
+			*c->cancel = 1;
+	pthread_mutex_unlock(&h->lock);
+}
+
 static struct session *session_find(struct http *h, const char *id, struct session ***link)
 {
 	struct session **p;
@@ -449,6 +496,11 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 	s.emit_data = c;
 	s.in_fd = s.out_fd = -1;
 	s.hup_fd = c->fd;
+	s.running = conn_running;
+	c->session = hd->session;
+	if (ses && method && method->type == JSON_STR &&
+	    !strcmp(method->str, "notifications/cancelled"))
+		cancel_request(h, hd->session, mcp_get(&msg, "params"));
 	buf_reset(&c->answer);
 	mcp_handle(&s, &a, body->p, body->len);
 	if (init && c->answer.len && !memmem(c->answer.p, c->answer.len, "\"error\":{", 9)) {
@@ -480,8 +532,8 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 			ses->s.log_level = s.log_level;
 		pthread_mutex_unlock(&h->lock);
 	}
-	if (c->streaming) {
-		c->failed = 1; /* the stream ends with the connection */
+	if (c->streaming || (id && method && !c->answer.len)) {
+		c->failed = 1; /* the stream ends with the connection; cancelled: no answer */
 	} else if (!id || !method) {
 		if (c->answer.len) /* an invalid notification: its error */
 			respond(c, 400, extra, "application/json", c->answer.p, c->answer.len,

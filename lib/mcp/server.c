@@ -462,7 +462,11 @@ static int run_tool(struct mcp_server *s, const struct mcp_tool *t, struct mcp_c
 		return t->run(c);
 	}
 	c->ctx->cancel = &w.cancel;
+	if (s->running) /* HTTP: a cancel comes on another connection */
+		s->running(s, id, &w.cancel);
 	rc = t->run(c);
+	if (s->running)
+		s->running(s, id, NULL);
 	if (write(w.stop[1], "x", 1) < 0)
 		w.cancel = 1; /* cannot happen: the pipe is ours and empty */
 	pthread_join(th, NULL);
