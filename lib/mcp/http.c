@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -768,10 +769,9 @@ int mcp_http_serve(const struct mcp_server *s, const struct mcp_http_opts *o, st
 		int cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC), full;
 
 		if (cfd < 0) {
-			if (errno == EINTR || errno == ECONNABORTED || errno == EMFILE ||
-			    errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
-				usleep(errno == EINTR || errno == ECONNABORTED ? 0 : 10000);
-			else
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+				poll(NULL, 0, 10); /* out of descriptors: let some close */
+			else if (errno != EINTR && errno != ECONNABORTED)
 				break;
 			continue;
 		}
