@@ -151,6 +151,11 @@ big=$(head -c 150000 /dev/zero | tr '\0' ' ')
 http POST "$U" "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}$big" "$JSON" "$ACC" "$TOK" "$SID" "$VER"
 check mcp_http.oversized.413 413 "$status"
 
+# larger than the socket's buffers: the answer must not be lost to a reset
+head -c 4000000 /dev/zero | tr '\0' ' ' >"$w/huge"
+http POST "$U" "$(cat "$w/huge")" "$JSON" "$ACC" "$TOK" "$SID" "$VER"
+check mcp_http.oversized_large.413 413 "$status"
+
 http POST "$U" '{"jsonrpc":"2.0","id":' "$JSON" "$ACC" "$TOK" "$SID" "$VER"
 check mcp_http.malformed.400 400 "$status"
 check mcp_http.malformed.code -32700 "$(field error.code)"
@@ -244,6 +249,34 @@ if [ $client = curl ]; then
 else
 	skip mcp_http.concurrent "needs curl"
 fi
+
+# sessions never deleted: past 1,024 the least recently used one ends
+python3 - "$U" "$sid" >"$w/evict.out" <<'EOF2'
+import socket, sys, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[1]); keep = sys.argv[2]
+s = socket.create_connection((u.hostname, u.port), timeout=60); f = s.makefile('rb')
+def post(body, sid=None):
+    h = 'POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret-token\r\nContent-Type: application/json\r\n'
+    if sid: h += 'Mcp-Session-Id: %s\r\n' % sid
+    s.sendall((h + 'Content-Length: %d\r\n\r\n' % len(body)).encode() + body)
+    status = f.readline().split()[1].decode(); n = 0; got = None
+    while True:
+        l = f.readline().strip().decode()
+        if not l: break
+        k, v = l.split(':', 1)
+        if k.lower() == 'content-length': n = int(v)
+        if k.lower() == 'mcp-session-id': got = v.strip()
+    f.read(n)
+    return status, got
+init = b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
+ping = b'{"jsonrpc":"2.0","id":2,"method":"ping"}'
+first = post(init)[1]
+ids = [post(init)[1] for i in range(1022)]
+post(ping, keep)  # the test's own session: used lately, so kept
+last = post(init)[1]
+print(post(ping, first)[0], post(ping, last)[0], post(ping, keep)[0], len(set(ids)))
+EOF2
+check mcp_http.sessions.evict_oldest '404 200 200 1022' "$(cat "$w/evict.out")"
 
 http DELETE "$U" '' "$TOK" "$SID"
 check mcp_http.delete.200 200 "$status"

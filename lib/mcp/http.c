@@ -38,6 +38,7 @@
 struct session {
 	char id[33];
 	struct mcp_server s;
+	unsigned long long used; /* h->uses when last used: the oldest goes first */
 	struct session *next;
 };
 
@@ -49,6 +50,7 @@ struct http {
 	struct session *sessions;
 	struct conn *running; /* connections whose long tool may be cancelled */
 	size_t nsessions, memory;
+	unsigned long long uses;
 	int conns;
 };
 
@@ -439,6 +441,22 @@ static struct session *session_find(struct http *h, const char *id, struct sessi
 	return NULL;
 }
 
+/* Clients need not DELETE their sessions: when the table is full the
+ * least recently used one ends (its client gets 404 and initializes
+ * again, as the transport provides). Called with h->lock held. */
+static void evict_oldest(struct http *h)
+{
+	struct session **p, **old = &h->sessions, *gone;
+
+	for (p = &h->sessions; *p; p = &(*p)->next)
+		if ((*p)->used < (*old)->used)
+			old = p;
+	gone = *old;
+	*old = gone->next;
+	h->nsessions--;
+	free(gone);
+}
+
 /* The version header: absent is the transport's first version. */
 static int version_ok(const char *v)
 {
@@ -477,8 +495,10 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 	pthread_mutex_lock(&h->lock);
 	if (!init && hd->session)
 		ses = session_find(h, hd->session, NULL);
-	if (ses)
+	if (ses) {
 		s = ses->s;
+		ses->used = ++h->uses;
+	}
 	pthread_mutex_unlock(&h->lock);
 	if (init) {
 		s = *h->base;
@@ -510,11 +530,14 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 		size_t i;
 
 		pthread_mutex_lock(&h->lock);
-		if (n && h->nsessions < SESSIONS_MAX && getrandom(r, sizeof(r), 0) == sizeof(r)) {
+		if (h->nsessions >= SESSIONS_MAX)
+			evict_oldest(h);
+		if (n && getrandom(r, sizeof(r), 0) == sizeof(r)) {
 			for (i = 0; i < sizeof(r); i++)
 				snprintf(n->id + 2 * i, 3, "%02x", r[i]);
 			n->s = s;
 			n->s.emit = NULL;
+			n->used = ++h->uses;
 			n->next = h->sessions;
 			h->sessions = n;
 			h->nsessions++;
@@ -524,7 +547,7 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 		pthread_mutex_unlock(&h->lock);
 		if (n || !extra[0]) {
 			free(n);
-			refuse(c, 503, NULL, "Service Unavailable: too many sessions", close_after);
+			refuse(c, 503, NULL, "Service Unavailable: no session could be made", close_after);
 			goto out;
 		}
 	} else if (ses) { /* what a request may change: the log level */
@@ -704,11 +727,20 @@ static void *conn_run(void *arg)
 {
 	struct conn *c = arg;
 	struct http *h = c->h;
+	struct timeval linger = {1, 0};
+	size_t drained = 0;
+	ssize_t k;
 
 	buf_init(&c->answer);
 	while (!c->failed && !request(c))
 		;
 	buf_free(&c->answer);
+	/* A refused body may still be coming: closing with it unread would
+	 * reset the connection and lose our answer, so read a little first. */
+	shutdown(c->fd, SHUT_WR);
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &linger, sizeof(linger));
+	while (drained < (1u << 20) && (k = recv(c->fd, c->in, sizeof(c->in), 0)) > 0)
+		drained += (size_t)k;
 	close(c->fd);
 	free(c);
 	pthread_mutex_lock(&h->lock);
