@@ -31,8 +31,9 @@
  *	                      address is said on stderr)
  *	  --token-file FILE   require "Authorization: Bearer T", T being
  *	                      FILE's first line
- *	  --allow-origin O    a browser Origin allowed besides localhost's
- *	                      (repeatable)
+ *	  --allow-origin O    a browser Origin allowed (repeatable); any
+ *	                      other is 403, but localhost's when listening
+ *	                      on loopback
  *	  --max-body BYTES    a larger POST is refused, 413 (default 64 MiB)
  *	  --max-memory BYTES  request bodies held at once (default 256 MiB)
  *	  --max-conns N       connections at once (default 256)
