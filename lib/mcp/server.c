@@ -614,7 +614,7 @@ static void notification(struct mcp_server *s, const char *method)
 	if (!strcmp(method, "notifications/initialized")) {
 		if (s->client_roots)
 			ask_roots(s);
-		else if (s->ndirs)
+		else if (s->ndirs && !s->emit) /* HTTP: never roots, nothing to say */
 			mcp_log(s, 1, "the client has no roots: serving the directories given");
 	} else if (!strcmp(method, "notifications/roots/list_changed")) {
 		ask_roots(s);
