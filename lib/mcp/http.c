@@ -10,7 +10,9 @@
  * is 405; notifications that come before an answer (progress, log
  * messages) turn the answer into an event stream when the client accepts
  * one. A session is only protocol state (the log level, the version); the
- * allowed directories are the server's, shared by every session.
+ * allowed directories are the server's, shared by every session. A long
+ * tool is cancelled as on stdio, by notifications/cancelled (here from
+ * another connection, found through h->running) or by its client leaving.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -175,8 +177,8 @@ static void conn_emit(struct mcp_server *s, const char *msg, size_t len)
 	buf_free(&b);
 }
 
-/* The value of header name in [p, end), or NULL; its line's end is
- * NUL-terminated in place. */
+/* The headers we read, from the NUL-terminated head after the request
+ * line: each value trimmed and NUL-terminated in place. */
 static void parse_headers(char *p, struct head *hd)
 {
 	static const struct {
