@@ -286,6 +286,17 @@ http DELETE "$U" '' "$TOK" "$SID"
 check mcp_http.delete_again.404 404 "$status"
 check_true mcp_http.still_running "the server exited" kill -0 "$pid"
 
+# --allow-origin adds an Origin; others stay refused; no token asked
+if start origins --allow-origin http://app.example:8080 "$d"; then
+	http POST "$url" "$INIT" "$JSON" "$ACC" 'Origin: http://app.example:8080'
+	check mcp_http.allow_origin.200 200 "$status"
+	http POST "$url" "$INIT" "$JSON" "$ACC" 'Origin: http://app.example:8081'
+	check mcp_http.allow_origin.other_403 403 "$status"
+	http POST "$url" "$INIT" "$JSON" "$ACC" 'Origin: http://[::1]:1'
+	check mcp_http.allow_origin.local_200 200 "$status"
+	kill "$pid"
+fi
+
 # without a directory there is nothing to serve over HTTP (no roots)
 (cd "$w" && WICKFS_ROOT= "$WICKFS" mcp --listen 127.0.0.1:0 >/dev/null 2>"$w/nodir.err")
 check mcp_http.no_dir.exit 1 "$?"

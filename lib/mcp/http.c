@@ -344,9 +344,8 @@ static int origin_ok(const struct http *h, const char *o)
 	for (; a && *a; a++)
 		if (!strcasecmp(*a, o))
 			return 1;
-	if (h->loopback)
-		return local_origin(o);
-	return !h->o->origins || !*h->o->origins;
+	/* elsewhere a rebinding page may claim any name: only those given */
+	return h->loopback && local_origin(o);
 }
 
 /* The token compared in constant time: no timing says how much matched. */
