@@ -1,12 +1,12 @@
 /* mcp.c - a Model Context Protocol server on stdin/stdout
  *
- * APPLET(mcp, "max-result#<1000=100000 no-commands", 0, -1, APPLET_CLI_ONLY)
+ * APPLET(mcp, "max-result#<1000=100000 no-commands listen: token-file: allow-origin* max-body#<1024=67108864 max-memory#<1048576=268435456 max-conns#<1>100000=256", 0, -1, APPLET_CLI_ONLY)
  *
  * config APPLET_MCP
- *	bool "mcp: a Model Context Protocol server (stdio)"
+ *	bool "mcp: a Model Context Protocol server (stdio, HTTP)"
  *	default y
  *	help
- *	  usage: wickfs mcp [--max-result BYTES] [--no-commands] [DIR...]
+ *	  usage: wickfs mcp [--max-result BYTES] [--no-commands] [--listen HOST:PORT] [DIR...]
  *
  *	  A drop-in for the reference filesystem MCP server: JSON-RPC 2.0,
  *	  one message a line on stdin and stdout, logs on stderr; protocol
@@ -26,9 +26,22 @@
  *	                      said (default 100000)
  *	  --no-commands       no run_command: a model gets files only, as
  *	                      with the reference server
+ *	  --listen HOST:PORT  Streamable HTTP at http://HOST:PORT/mcp
+ *	                      instead of stdio (port 0: any free one; the
+ *	                      address is said on stderr)
+ *	  --token-file FILE   require "Authorization: Bearer T", T being
+ *	                      FILE's first line
+ *	  --allow-origin O    a browser Origin allowed (repeatable); any
+ *	                      other is 403, but localhost's when listening
+ *	                      on loopback
+ *	  --max-body BYTES    a larger POST is refused, 413 (default 64 MiB)
+ *	  --max-memory BYTES  request bodies held at once (default 256 MiB)
+ *	  --max-conns N       connections at once (default 256)
  *
  *	  Example: wickfs mcp /workspace
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +50,66 @@
 #include "applet.h"
 #include "mcp.h"
 #include "bytes.h"
+
+/* FILE's first line, the bearer token, into the arena: NULL (said on
+ * err) when it cannot be read or is empty. */
+static const char *read_token(struct req *r, const char *file)
+{
+	char b[4097];
+	size_t n = 0, len;
+	ssize_t k = 0;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	const char *t = NULL;
+
+	while (fd >= 0 && n < sizeof(b) - 1 &&
+	       ((k = read(fd, b + n, sizeof(b) - 1 - n)) > 0 || (k < 0 && errno == EINTR)))
+		n += k > 0 ? (size_t)k : 0;
+	if (fd < 0 || k < 0)
+		buf_printf(r->err, "wickfs mcp: token file %s: %s\n", file, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	for (len = 0; len < n && b[len] && b[len] != '\n' && b[len] != '\r'; len++)
+		;
+	if (fd >= 0 && k >= 0 && (!len || len == sizeof(b) - 1))
+		buf_printf(r->err, "wickfs mcp: token file %s: want one line of 1 to 4095 bytes\n",
+			   file);
+	else if (fd >= 0 && k >= 0)
+		t = arena_strndup(r->arena, b, len);
+	memset(b, 0, sizeof(b));
+	return t;
+}
+
+/* --listen: the same server over HTTP. */
+static int serve_http(struct req *r, struct mcp_server *s)
+{
+	struct mcp_http_opts o = {0};
+	const char **list, **origins;
+	const char *file = opt_str(r, OPT_token_file);
+	int i, n = opt_list(r, OPT_allow_origin, &list);
+	struct buf err;
+
+	o.listen = opt_str(r, OPT_listen);
+	if (file && !(o.token = read_token(r, file)))
+		return 1;
+	origins = arena_alloc(r->arena, ((size_t)n + 1) * sizeof(*origins));
+	if (!origins)
+		return 1;
+	for (i = 0; i < n; i++)
+		origins[i] = list[i];
+	origins[n] = NULL;
+	o.origins = origins;
+	o.max_body = (size_t)opt_num(r, OPT_max_body);
+	o.max_memory = (size_t)opt_num(r, OPT_max_memory);
+	o.max_conns = (int)opt_num(r, OPT_max_conns);
+	buf_init(&err);
+	i = mcp_http_serve(s, &o, &err);
+	if (err.len) {
+		buf_puts(r->err, "wickfs mcp: ");
+		buf_add(r->err, err.p, err.len);
+	}
+	buf_free(&err);
+	return i;
+}
 
 int mcp_main(struct req *r)
 {
@@ -60,6 +133,11 @@ int mcp_main(struct req *r)
 		rc = 1;
 		goto out;
 	}
+	if (!s.ndirs && opt_has(r, OPT_listen)) { /* HTTP has no roots channel */
+		buf_puts(&err, "--listen needs a directory (DIR or WICKFS_ROOT)\n");
+		rc = 1;
+		goto out;
+	}
 	if (!s.ndirs)
 		buf_puts(&err, "no directory given: waiting for the client's roots\n");
 	if (err.len) {
@@ -71,7 +149,7 @@ int mcp_main(struct req *r)
 	buf_reset(&err);
 	/* a client that leaves mid-answer: a failed write, not a signal */
 	signal(SIGPIPE, SIG_IGN);
-	rc = mcp_serve(&s);
+	rc = opt_has(r, OPT_listen) ? serve_http(r, &s) : mcp_serve(&s);
 out:
 	if (err.len) {
 		buf_puts(r->err, "wickfs mcp: ");

@@ -1,6 +1,8 @@
-/* mcp.h - a Model Context Protocol server over stdio (lib/mcp/)
+/* mcp.h - a Model Context Protocol server over stdio or Streamable HTTP
+ * (lib/mcp/)
  *
- * Newline-delimited JSON-RPC 2.0 on two descriptors. Tools act through
+ * Newline-delimited JSON-RPC 2.0 on two descriptors, or one message per
+ * HTTP POST. Tools act through
  * the wfs_* operations with the context's root set, for each path, to the
  * allowed directory that holds it: the same descriptor-based confinement
  * as --root, for several roots.
@@ -10,6 +12,9 @@
 
 #include <stddef.h>
 #include "buf.h"
+
+struct arena;
+struct json_val;
 
 #define MCP_RESULT_MAX 100000 /* bytes of a tool's text by default */
 
@@ -28,6 +33,24 @@ struct mcp_server {
 	struct buf late;   /* input read while a tool ran, not yet handled */
 	const char *ahead; /* input read before it, not yet handled */
 	size_t ahead_len;
+	/* Where messages go when set (HTTP): each one whole, no newline;
+	 * else they are written to out_fd. With it, no roots are asked. */
+	void (*emit)(struct mcp_server *s, const char *msg, size_t len);
+	void *emit_data;
+	int hup_fd; /* with emit: the connection, whose hangup cancels a long tool */
+	/* When set, told of a long tool's start (its cancel flag) and end
+	 * (NULL), so that a cancel arriving elsewhere can reach it. */
+	void (*running)(struct mcp_server *s, const struct json_val *id, volatile int *cancel);
+};
+
+/* The Streamable HTTP transport's settings (mcp_http_serve). */
+struct mcp_http_opts {
+	const char *listen;         /* HOST:PORT */
+	const char *token;          /* NULL: none asked */
+	const char *const *origins; /* allowed besides localhost's; NULL-ended */
+	size_t max_body;            /* a POST's body, bytes */
+	size_t max_memory;          /* bodies and answers held at once, bytes */
+	int max_conns;
 };
 
 /* Replace the allowed directories by paths[0..n): each resolved
@@ -39,5 +62,14 @@ void mcp_free_dirs(struct mcp_server *s);
 
 /* Serve until the input ends. Logs go to fd 2. Returns the exit status. */
 int mcp_serve(struct mcp_server *s);
+
+/* Handle one JSON-RPC message; what it answers goes out through s (both
+ * transports call this). a is reset by the caller. */
+void mcp_handle(struct mcp_server *s, struct arena *a, const char *msg, size_t n);
+
+/* Serve s's tools over HTTP at /mcp until killed: the exit status, with
+ * why it could not start in err. */
+int mcp_http_serve(const struct mcp_server *s, const struct mcp_http_opts *o,
+		   struct buf *err);
 
 #endif

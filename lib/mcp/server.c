@@ -40,6 +40,10 @@ static const char *const levels[] = {"debug", "info", "notice", "warning",
 
 static void send_buf(struct mcp_server *s, struct buf *b)
 {
+	if (b->oom)
+		return;
+	if (s->emit)
+		return s->emit(s, b->p, b->len);
 	buf_putc(b, '\n');
 	if (b->oom)
 		return;
@@ -250,7 +254,8 @@ static void initialize(struct mcp_server *s, const struct json_val *id,
 	for (i = 0; i < sizeof(versions) / sizeof(*versions); i++)
 		if (!strcmp(v->str, versions[i]))
 			ver = versions[i];
-	s->client_roots = mcp_get(mcp_get(params, "capabilities"), "roots") != NULL;
+	/* over HTTP we send no requests of our own (no GET stream): no roots */
+	s->client_roots = !s->emit && mcp_get(mcp_get(params, "capabilities"), "roots");
 	if (!s->ndirs && !s->client_roots)
 		return send_error(s, id, -32602, "no allowed directories: start the server with "
 						 "directory arguments, or use a client with roots");
@@ -378,10 +383,11 @@ static void *watch_run(void *arg)
 	char chunk[16384];
 	long long next = wfs_now_ms() + 1000;
 	unsigned seconds = 0;
-	int in_open = 1, r;
+	int in_open = w->s->in_fd >= 0, hup = !in_open && w->s->hup_fd >= 0, r;
 
 	while (!w->cancel) {
-		struct pollfd p[2] = {{w->stop[0], POLLIN, 0}, {w->s->in_fd, POLLIN, 0}};
+		struct pollfd p[2] = {{w->stop[0], POLLIN, 0},
+				      {in_open ? w->s->in_fd : w->s->hup_fd, in_open ? POLLIN : POLLRDHUP, 0}};
 		const char *nl;
 		ssize_t n;
 
@@ -393,11 +399,13 @@ static void *watch_run(void *arg)
 			next += 1000;
 			continue;
 		}
-		r = poll(p, in_open ? 2 : 1, w->token ? (int)(next - now) : -1);
+		r = poll(p, in_open || hup ? 2 : 1, w->token ? (int)(next - now) : -1);
 		if (r < 0 && errno != EINTR)
 			break;
 		if (p[0].revents)
 			break;
+		if (hup && p[1].revents) /* the HTTP client left: its answer has no reader */
+			w->cancel = 1;
 		if (!in_open || !p[1].revents)
 			continue;
 		n = read(w->s->in_fd, chunk, sizeof(chunk));
@@ -445,7 +453,8 @@ static int run_tool(struct mcp_server *s, const struct mcp_tool *t, struct mcp_c
 		if (cancels(&w, p, (size_t)(nl - p)))
 			return 1;
 	}
-	if (s->in_fd < 0 || pipe2(w.stop, O_CLOEXEC))
+	/* nothing to watch: no input (HTTP, or the client left), no progress */
+	if ((s->in_fd < 0 && s->hup_fd < 0 && !w.token) || pipe2(w.stop, O_CLOEXEC))
 		return t->run(c);
 	if (pthread_create(&th, NULL, watch_run, &w)) {
 		close(w.stop[0]);
@@ -453,7 +462,11 @@ static int run_tool(struct mcp_server *s, const struct mcp_tool *t, struct mcp_c
 		return t->run(c);
 	}
 	c->ctx->cancel = &w.cancel;
+	if (s->running) /* HTTP: a cancel comes on another connection */
+		s->running(s, id, &w.cancel);
 	rc = t->run(c);
+	if (s->running)
+		s->running(s, id, NULL);
 	if (write(w.stop[1], "x", 1) < 0)
 		w.cancel = 1; /* cannot happen: the pipe is ours and empty */
 	pthread_join(th, NULL);
@@ -601,7 +614,7 @@ static void notification(struct mcp_server *s, const char *method)
 	if (!strcmp(method, "notifications/initialized")) {
 		if (s->client_roots)
 			ask_roots(s);
-		else if (s->ndirs)
+		else if (s->ndirs && !s->emit) /* HTTP: never roots, nothing to say */
 			mcp_log(s, 1, "the client has no roots: serving the directories given");
 	} else if (!strcmp(method, "notifications/roots/list_changed")) {
 		ask_roots(s);
@@ -610,7 +623,7 @@ static void notification(struct mcp_server *s, const char *method)
 	 * the one it names has been answered already; nothing to answer. */
 }
 
-static void handle(struct mcp_server *s, struct arena *a, const char *line, size_t n)
+void mcp_handle(struct mcp_server *s, struct arena *a, const char *line, size_t n)
 {
 	struct json_val msg;
 	const struct json_val *id, *method, *params, *v;
@@ -675,6 +688,7 @@ int mcp_serve(struct mcp_server *s)
 	int skipping = 0;
 
 	s->log_level = -1;
+	s->hup_fd = -1;
 	buf_init(&s->late);
 	arena_init(&a);
 	buf_init(&in);
@@ -698,7 +712,7 @@ int mcp_serve(struct mcp_server *s)
 			else if (!skipping && n && !(n == 1 && in.p[start] == '\r')) {
 				s->ahead = in.p + next;
 				s->ahead_len = in.len - next;
-				handle(s, &a, in.p + start, n);
+				mcp_handle(s, &a, in.p + start, n);
 			}
 			skipping = 0;
 			arena_reset(&a);
@@ -723,7 +737,7 @@ int mcp_serve(struct mcp_server *s)
 		}
 	}
 	if (in.len > start && !skipping)
-		handle(s, &a, in.p + start, in.len - start); /* a last line without \n */
+		mcp_handle(s, &a, in.p + start, in.len - start); /* a last line without \n */
 	buf_free(&in);
 	buf_free(&s->late);
 	arena_free(&a);
