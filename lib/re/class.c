@@ -103,7 +103,7 @@ uint32_t re_foldnext(uint32_t c)
 	for (i = 0; i < re_nfold; i++) {
 		const struct re_foldrange *f = &re_foldtab[i];
 
-		if (c >= f->lo && c <= f->hi && (c - f->lo) % f->stride == 0)
+		if (c >= f->lo && c <= FOLD_HI(f) && (c - f->lo) % FOLD_STRIDE(f) == 0)
 			return (uint32_t)((int32_t)c + f->delta);
 	}
 	return c;
@@ -120,17 +120,16 @@ static void fold_step(const struct rclass *c, struct rclass *out)
 			const struct re_foldrange *f = &re_foldtab[k];
 
 			lo = c->r[i][0] > f->lo ? c->r[i][0] : f->lo;
-			hi = c->r[i][1] < f->hi ? c->r[i][1] : f->hi;
+			hi = c->r[i][1] < FOLD_HI(f) ? c->r[i][1] : FOLD_HI(f);
 			if (lo > hi)
 				continue;
-			if (f->stride == 1) {
+			if (FOLD_STRIDE(f) == 1) {
 				class_add(out, lo + (uint32_t)f->delta,
 					  hi + (uint32_t)f->delta);
 				continue;
 			}
-			x = lo + (f->stride - (lo - f->lo) % f->stride) %
-					 f->stride;
-			for (; x <= hi; x += f->stride)
+			x = lo + (FOLD_STRIDE(f) - (lo - f->lo) % FOLD_STRIDE(f)) % FOLD_STRIDE(f);
+			for (; x <= hi; x += FOLD_STRIDE(f))
 				class_add(out, x + (uint32_t)f->delta,
 					  x + (uint32_t)f->delta);
 		}

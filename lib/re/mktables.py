@@ -151,11 +151,12 @@ for d, cps in bydelta.items():
         cur = (c, c, 1)
     runs.append(cur + (d,))
 runs.sort()
-w("/* c in [lo,hi] with (c-lo)%%stride == 0 folds to c+delta; following"
-  " the map\n * walks the whole orbit. %d entries. */" % len(runs))
+w("/* c in [lo,lo+span] with (c-lo)%%stride == 0 folds to c+delta;"
+  " following\n * the map walks the whole orbit. %d entries of 8 bytes. */" % len(runs))
 w("const struct re_foldrange re_foldtab[%d] = {" % len(runs))
 for lo, hi, st, d in runs:
-    w("\t{ 0x%x, 0x%x, %d, %d }," % (lo, hi, st, d))
+    assert hi - lo < 256 and st in (1, 2) and lo < 1 << 21
+    w("\t{ 0x%x, %d, %d, %d }," % (lo, hi - lo, st - 1, d))
 w("};")
 w("const int re_nfold = %d;" % len(runs))
 sys.stdout.write("\n".join(out) + "\n")

@@ -25,9 +25,11 @@ extern const int re_ncat; /* how many of them are (two-letter) categories */
 extern const char re_uninames[];
 extern const unsigned char re_unidata[];
 struct re_foldrange {
-	uint32_t lo, hi, stride;
+	uint32_t lo : 21, span : 8, stride2 : 1; /* stride2: stride 2, else 1 */
 	int32_t delta;
 };
+#define FOLD_HI(f) ((f)->lo + (f)->span)
+#define FOLD_STRIDE(f) ((f)->stride2 ? 2u : 1u)
 extern const struct re_foldrange re_foldtab[];
 extern const int re_nfold;
 
