@@ -31,6 +31,8 @@
  *	  --sysroot DIR          read /etc, /proc and package databases
  *	                         under DIR
  *	  --package F            accepted; the database found is read
+ *
+ *	  Example: wickfs check -g /goss.yaml --format junit > report.xml
  */
 #define FOR_check
 #include <stdlib.h>
