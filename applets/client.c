@@ -40,94 +40,25 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
-#include <sys/un.h>
 #include <unistd.h>
 #define FOR_client
 #include "applet_opts.h"
 #include "applet.h"
-#include "netaddr.h"
+#include "dial.h"
 #include "base64.h"
 #include "bytes.h"
 #include "json.h"
 #include "settings.h"
 
-/* reply_error, for functions that return a descriptor: -1. */
-#define dial_error(r, ...) (reply_error(r, __VA_ARGS__), -1)
-
+/* The daemon at addr, or -1 with the error answered. */
 static int dial(struct req *r, const char *addr, int timeout_s)
 {
-	struct timeval tv = {timeout_s, 0};
-	int fd = -1;
+	char err[512];
+	int fd = dial_connect(addr, timeout_s, err, sizeof(err));
 
-	if (!strncmp(addr, "unix:", 5) || (strchr(addr, '/') && strncmp(addr, "tcp:", 4))) {
-		struct sockaddr_un sa = {.sun_family = AF_UNIX};
-		const char *path = strncmp(addr, "unix:", 5) ? addr : addr + 5;
-		if (strlen(path) >= sizeof(sa.sun_path))
-			return dial_error(r, "client: socket path too long: %s", path);
-		strcpy(sa.sun_path, path);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-			reply_error(r, "client: connect unix:%s: %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-	} else {
-		const char *hp = strncmp(addr, "tcp:", 4) ? addr : addr + 4;
-		struct sockaddr_storage ss;
-		socklen_t sl;
-		char err[256];
-
-		if (netaddr_parse(hp, 0, &ss, &sl, err, sizeof(err)))
-			return dial_error(r, "client: connect %s: %s", addr, err);
-		fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd >= 0 && connect(fd, (struct sockaddr *)&ss, sl)) {
-			int e = errno;
-			close(fd);
-			return dial_error(r, "client: connect %s: %s", addr, strerror(e));
-		}
-	}
 	if (fd < 0)
-		return dial_error(r, "client: socket: %s", strerror(errno));
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		reply_error(r, "client: %s", err);
 	return fd;
-}
-
-static int send_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* One response line into b (without its '\n'). */
-static int recv_line(int fd, struct buf *b)
-{
-	char c[4096];
-
-	buf_reset(b);
-	for (;;) {
-		char *nl;
-		ssize_t n = recv(fd, c, sizeof(c), MSG_PEEK);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		nl = memchr(c, '\n', (size_t)n);
-		n = recv(fd, c, nl ? (size_t)(nl - c) + 1 : (size_t)n, 0);
-		if (n <= 0)
-			return -1;
-		buf_add(b, c, (size_t)(nl ? n - 1 : n));
-		if (nl)
-			return b->oom ? -1 : 0;
-	}
 }
 
 static void quote(struct buf *b, const char *s)
@@ -271,9 +202,9 @@ static int run_raw(struct req *r, int fd)
 			buf_free(&resp);
 			return reply_error(r, "client: reading stdin: %s", strerror(errno));
 		}
-		if (send_all(fd, in, in_len) || shutdown(fd, SHUT_WR))
+		if (dial_send_all(fd, in, in_len) || shutdown(fd, SHUT_WR))
 			rc = -1;
-		while (!rc && !recv_line(fd, &resp)) {
+		while (!rc && !dial_recv_line(fd, &resp)) {
 			buf_add(r->out, resp.p, resp.len);
 			buf_putc(r->out, '\n');
 		}
@@ -283,8 +214,8 @@ static int run_raw(struct req *r, int fd)
 	for (i = 0; i < r->argc && !rc; i++) {
 		if (!r->argv[i][strspn(r->argv[i], " \t\r")])
 			continue; /* the daemon answers no blank line: wait for none */
-		if (send_all(fd, r->argv[i], strlen(r->argv[i])) || send_all(fd, "\n", 1) ||
-		    recv_line(fd, &resp)) {
+		if (dial_send_all(fd, r->argv[i], strlen(r->argv[i])) || dial_send_all(fd, "\n", 1) ||
+		    dial_recv_line(fd, &resp)) {
 			rc = reply_error(r, "client: no response to line %d: %s", i + 1,
 					 strerror(errno));
 			break;
@@ -319,14 +250,14 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 		}
 	}
 	for (i = 0; i < n; i++)
-		send_all(fds[i], line->p, line->len);
+		dial_send_all(fds[i], line->p, line->len);
 	/* Every reply is compared with the first one shown: the same request
 	 * must get the same answer on each connection, so one odd reply (an
 	 * error among successes) fails the run instead of passing unseen. */
 	buf_init(&resp);
 	buf_init(&first);
 	for (i = 0; i < n; i++) {
-		if (!recv_line(fds[i], &resp)) {
+		if (!dial_recv_line(fds[i], &resp)) {
 			if (!ok++) {
 				rc = show_response(r, resp.p, resp.len);
 				buf_add(&first, resp.p, resp.len);
@@ -417,7 +348,7 @@ static int run_stream(struct req *r, int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof(none));
 	buf_init(&resp);
 	arena_init(&a);
-	while (rc < 0 && !recv_line(fd, &resp)) {
+	while (rc < 0 && !dial_recv_line(fd, &resp)) {
 		const struct json_val *ev, *code, *sig;
 		struct json_val v;
 		char msg[256];
@@ -472,7 +403,7 @@ int client_main(struct req *r)
 		fd = dial(r, addr, timeout_s);
 		if (fd < 0)
 			rc = 1;
-		else if (send_all(fd, line.p, line.len))
+		else if (dial_send_all(fd, line.p, line.len))
 			rc = reply_error(r, "client: send: %s", strerror(errno));
 		else
 			rc = run_stream(r, fd);
@@ -501,7 +432,7 @@ int client_main(struct req *r)
 		return rc;
 	}
 	buf_init(&resp);
-	if (send_all(fd, line.p, line.len) || recv_line(fd, &resp))
+	if (dial_send_all(fd, line.p, line.len) || dial_recv_line(fd, &resp))
 		rc = reply_error(r, "client: no response from %s: %s", addr,
 				 errno ? strerror(errno) : "connection closed");
 	else
