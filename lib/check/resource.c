@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "check_int.h"
+#include "settings.h"
 #include "exec.h"
 #include "fs.h"
 #include "netaddr.h"
@@ -297,8 +298,9 @@ static void run_file(struct rctx *x)
 		l = pw && *name ? db_find(pw, 0, name, a) : NULL;
 		if (l)
 			path = arena_printf(a, "%s%s", field(a, l, 5), sl ? sl : "");
-		else if (!*name && getenv("HOME"))
-			path = arena_printf(a, "%s%s", getenv("HOME"), sl ? sl : "");
+		else if (!*name && settings_env(x->run->ctx->set, "HOME"))
+			path = arena_printf(a, "%s%s", settings_env(x->run->ctx->set, "HOME"),
+					    sl ? sl : "");
 	}
 	exists = lstat(path, &st) == 0;
 	if (!exists)
@@ -362,8 +364,9 @@ static void run_file(struct rctx *x)
 }
 
 /* The argv form: each word single-quoted, the program found in PATH, so
- * the executor runs it without a shell even when its name is a builtin. */
-static const char *argv_command(struct arena *a, const struct json_val *l)
+ * the executor runs it without a shell even when its name is a builtin.
+ * path_var: the front end's PATH (its settings' environment), or NULL. */
+static const char *argv_command(struct arena *a, const struct json_val *l, const char *path_var)
 {
 	struct buf b;
 	size_t i;
@@ -373,7 +376,7 @@ static const char *argv_command(struct arena *a, const struct json_val *l)
 	for (i = 0; i < l->len; i++) {
 		const char *w = l->items[i].str ? l->items[i].str : "", *p;
 		if (!i && !strchr(w, '/')) {
-			const char *path = getenv("PATH"), *e;
+			const char *path = path_var, *e;
 			for (p = path ? path : "/usr/bin:/bin"; p && *p; p = *e ? e + 1 : e) {
 				const char *c;
 				e = p + strcspn(p, ":");
@@ -413,7 +416,7 @@ static void run_command(struct rctx *x)
 		test(x, "stderr", NULL, NULL, 1);
 		return;
 	}
-	o.command = e && e->type == JSON_ARR ? argv_command(a, e) : (e && e->str ? e->str : x->r->id);
+	o.command = e && e->type == JSON_ARR ? argv_command(a, e, settings_env(x->run->ctx->set, "PATH")) : (e && e->str ? e->str : x->r->id);
 	o.timeout_ms = tm && tm->type == JSON_NUM ? check_ms(tm->num) : 10000;
 	memset(&res, 0, sizeof(res));
 	if (wfs_exec(x->run->ctx, &o, &res) || res.spawn_failed) {

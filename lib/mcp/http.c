@@ -737,10 +737,12 @@ static void *conn_run(void *arg)
 		;
 	buf_free(&c->answer);
 	/* A refused body may still be coming: closing with it unread would
-	 * reset the connection and lose our answer, so read a little first. */
+	 * reset the connection and lose our answer, so read it away, as a
+	 * lingering close does: until the client stops (a second of
+	 * silence, or its end) or 64 MiB. */
 	shutdown(c->fd, SHUT_WR);
 	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &linger, sizeof(linger));
-	while (drained < (1u << 20) && (k = recv(c->fd, c->in, sizeof(c->in), 0)) > 0)
+	while (drained < (64u << 20) && (k = recv(c->fd, c->in, sizeof(c->in), 0)) > 0)
 		drained += (size_t)k;
 	close(c->fd);
 	free(c);
