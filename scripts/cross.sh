@@ -115,10 +115,10 @@ if ! zlib_ready "$zdir"; then
 		CHOST="$triple" CC="$musl/bin/musl-gcc" CFLAGS="$ZLIB_CFLAGS $musl_cflags" \
 			AR="$triple-ar" RANLIB="$triple-ranlib" \
 			./configure --static --prefix="$zdir" >configure.log 2>&1 &&
-		make -j"$jobs" libz.a >make.log 2>&1 &&
+		JOBS=$jobs zlib_make >make.log 2>&1 &&
 		mkdir -p "$zdir/lib" "$zdir/include" &&
 		cp libz.a "$zdir/lib/" && cp zlib.h zconf.h "$zdir/include/" &&
-		printf '%s\n' "$ZLIB_CFLAGS" >"$zdir/cflags") || {
+		zlib_stamp >"$zdir/cflags") || {
 		say "zlib build failed (logs in build/zlib-$arch-src)"
 		exit 1
 	}

@@ -61,8 +61,8 @@ tar -xf "$orig" -C "$work" --strip-components=1
 say "building $(basename "$orig") with musl-gcc"
 rm -rf "$zdir"
 (cd "$work" && CC=musl-gcc CFLAGS="$ZLIB_CFLAGS" ./configure --static --prefix="$zdir" >/dev/null &&
-	make -s -j2 libz.a >/dev/null && mkdir -p "$zdir/lib" "$zdir/include" &&
+	zlib_make >/dev/null && mkdir -p "$zdir/lib" "$zdir/include" &&
 	cp libz.a "$zdir/lib/" && cp zlib.h zconf.h "$zdir/include/") ||
 	{ say "zlib build failed (in build/zlib-src)"; exit 1; }
-printf '%s\n' "$ZLIB_CFLAGS" >"$zdir/cflags"
+zlib_stamp >"$zdir/cflags"
 say "zlib ready in build/zlib"
