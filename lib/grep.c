@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
+#include "gzpar.h"
 #include "grep.h"
 #include "bytes.h"
 #include "confine.h"
@@ -150,19 +150,31 @@ struct grep_cfg {
 
 struct reader {
 	int fd;
-	gzFile gz;
+	struct gzpar_reader *gz; /* -z on a .gz: its members inflated */
 };
 
-static ssize_t reader_read(struct reader *r, char *p, size_t n)
+static ssize_t fd_read(int fd, void *p, size_t n)
 {
 	ssize_t k;
 
-	if (r->gz)
-		return gzread(r->gz, p, (unsigned)n);
 	do
-		k = read(r->fd, p, n);
+		k = read(fd, p, n);
 	while (k < 0 && errno == EINTR);
 	return k;
+}
+
+static ssize_t gz_source(void *arg, void *p, size_t n)
+{
+	return fd_read(*(int *)arg, p, n);
+}
+
+/* A .gz cut short or corrupt reads as an error: the file is skipped, as
+ * one that cannot be read. */
+static ssize_t reader_read(struct reader *r, char *p, size_t n)
+{
+	if (r->gz)
+		return gzpar_reader_read(r->gz, p, n);
+	return fd_read(r->fd, p, n);
 }
 
 struct ctxline {
@@ -446,6 +458,14 @@ struct source {
 	int first, eof;
 };
 
+/* Opens with gzip's magic: a .gz that is not one is searched as it is. */
+static int is_gzip(int fd)
+{
+	unsigned char m[2];
+
+	return pread(fd, m, 2, 0) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
 /* Take the file open at fd (closed by source_close): a regular file within
  * the size limit, inflated as it is read when it is a .gz under -z.
  * -1: not to be searched. */
@@ -468,11 +488,12 @@ static int source_open(struct source *f, const struct grep_cfg *g, int fd,
 		h->too_big = 1;
 		return -1;
 	}
-	if (g->o->gz && has_suffix_gz(path)) {
-		f->rd.gz = gzdopen(fd, "rb");
+	if (g->o->gz && has_suffix_gz(path) && is_gzip(fd)) {
+		/* No bound here: source_read's is the one that names the file
+		 * too big. */
+		f->rd.gz = gzpar_reader_open(gz_source, &f->rd.fd, 0);
 		if (!f->rd.gz)
 			return -1;
-		f->rd.fd = -1; /* owned by gz now */
 	}
 	return 0;
 }
@@ -480,7 +501,7 @@ static int source_open(struct source *f, const struct grep_cfg *g, int fd,
 static void source_close(struct source *f)
 {
 	if (f->rd.gz)
-		gzclose_r(f->rd.gz);
+		gzpar_reader_free(f->rd.gz);
 	if (f->rd.fd >= 0)
 		close(f->rd.fd);
 }

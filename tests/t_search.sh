@@ -55,7 +55,13 @@ rm -rf .gitignore src/.gitignore build src/deep/keep.h
 printf 'zipped foo line\nother\n' | gzip -c >z.txt.gz
 expect grep_gz_skipped 0 '{"ok":true,"data":{"files":["a.txt","src/b.c","src/deep/c.h"],"truncated":false}}' grep -l foo .
 expect grep_gz 0 '{"ok":true,"data":{"matches":[{"file":"z.txt.gz","line":1,"text":"zipped foo line"}],"truncated":false}}' grep -z zipped .
-rm -f z.txt.gz
+# members concatenated (pigz -i, cat a.gz b.gz) are one stream
+printf 'second zipped member\n' | gzip -c >>z.txt.gz
+expect grep_gz_members 0 '{"ok":true,"data":{"matches":[{"file":"z.txt.gz","line":1,"text":"zipped foo line"},{"file":"z.txt.gz","line":3,"text":"second zipped member"}],"truncated":false}}' grep -z zipped z.txt.gz
+# a .gz that is not gzip is searched as it is
+printf 'plain zipped text\n' >plain.gz
+expect grep_gz_not_gzip 0 '{"ok":true,"data":{"matches":[{"file":"plain.gz","line":1,"text":"plain zipped text"}],"truncated":false}}' grep -z zipped plain.gz
+rm -f z.txt.gz plain.gz
 
 # -U: a match across lines reports its first line and the lines it spans
 printf 'start\nfunc f(\n  x int) {\nend\n' >m.go
