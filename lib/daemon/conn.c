@@ -241,7 +241,7 @@ static void run_job(struct daemon *d, struct job *j)
 	} else if (j->mode == JOB_APPLET)
 		pool_submit(d->pool, j);
 	else if (j->mode == JOB_PROC)
-		bg_run(d, j);
+		(j->proc_op >= PROC_WATCH ? watch_run : bg_run)(d, j);
 	else if (d->nrunning < d->o->max_procs)
 		proc_start(d, j);
 	else {

@@ -56,6 +56,7 @@ static void begin_shutdown(struct daemon *d, int sig)
 	if (d->running)
 		d->proc_timer.at = now;
 	bg_stop_all(d, 0);
+	watch_stop_all(d);
 	while ((j = d->wait_head)) {
 		d->wait_head = j->next;
 		j->cancelled = 1;
@@ -97,6 +98,7 @@ static void stop_now(struct timer *t, long long now)
 static void free_dead(struct daemon *d)
 {
 	bg_free_dead(d);
+	watch_free_dead(d);
 	while (d->dead_jobs) {
 		struct job *j = d->dead_jobs;
 		d->dead_jobs = j->next;

@@ -3,7 +3,7 @@
  * The files call each other one way, top to bottom: daemon.c (setup,
  * signals, shutdown); listen.c (the listening sockets) and conn.c
  * (connections, and the listeners' accept); proc.c (commands); bg.c
- * (background and streamed processes); pool.c
+ * (background and streamed processes); watch.c (file watches); pool.c
  * (worker threads); request.c (parsing); job.c (jobs and their
  * completion); answer.c (the answers); loop.c and event.c (event.h).
  * Calls the other way, a command's exit or a new connection, go through
@@ -43,9 +43,12 @@ enum proc_op {
 	PROC_SIGNAL,
 	PROC_WAIT,
 	PROC_KILL,
+	PROC_WATCH, /* watch.c's, from here on */
+	PROC_UNWATCH,
 };
 
 struct bg;
+struct watcher;
 
 struct job {
 	struct daemon *d;
@@ -99,6 +102,7 @@ struct job {
 	enum proc_op proc_op;
 	const struct json_val *req; /* the request, for the op's own fields */
 	struct bg *bg;              /* the process it follows or feeds */
+	struct watcher *watcher;    /* the watch whose events it streams */
 	struct job *bg_next;        /* that process's other followers */
 	size_t in_done;             /* input: bytes written */
 	/* conn.c's: queue an event line now; 1 when the reader is behind */
@@ -200,7 +204,10 @@ struct daemon {
 	struct timer bg_timer;     /* background processes' timers (bg.c) */
 	struct bg *bgs, *dead_bgs; /* background processes; freed ones */
 	int nbg, nbg_running;
-	unsigned bg_seq;         /* the last handle given */
+	unsigned bg_seq;                          /* the last handle given */
+	struct watcher *watchers, *dead_watchers; /* watch.c's */
+	int nwatch;
+	unsigned watch_seq;
 	struct conn *dead_conns; /* freed after the current event batch */
 	struct job *dead_jobs;
 	struct job *job_cache; /* recycled jobs (job.c) */
@@ -284,6 +291,14 @@ void bg_stop_all(struct daemon *d, int now);
 int bg_owns(struct daemon *d, pid_t pid);
 /* After an event batch: free the processes removed during it. */
 void bg_free_dead(struct daemon *d);
+
+/* File watches (watch.c). */
+/* Run a watch or unwatch job: it answers at once, or streams events. */
+void watch_run(struct daemon *d, struct job *j);
+/* Shutdown: end every watch, each answering its summary. */
+void watch_stop_all(struct daemon *d);
+/* After an event batch: free the watches ended during it. */
+void watch_free_dead(struct daemon *d);
 
 /* Listening sockets (listen.c). */
 int listen_tcp(struct daemon *d, const char *addr);

@@ -125,9 +125,10 @@ static void parse_cmd(struct job *j, const struct json_val *v)
 	j->exec.command = cmd;
 }
 
-/* The ops on processes, in enum proc_op's order: bg.c runs them. */
-static const char *const proc_ops[] = {"exec", "start", "list", "output", "attach",
-				       "input", "signal", "wait", "kill", NULL};
+/* The ops on processes, in enum proc_op's order: bg.c runs them, watch.c
+ * the last two. */
+static const char *const proc_ops[] = {"exec", "start", "list", "output", "attach", "input",
+				       "signal", "wait", "kill", "watch", "unwatch", NULL};
 
 /* Which process op v is, or -1: exec with "stream" true, or one of the
  * others when no applet has its name. */
