@@ -31,6 +31,12 @@
  *	  exits with the command's status; `start [--tag T] CMD`, `ps`,
  *	  `logs [-f] HANDLE|TAG` (-f: follow to the exit), `kill HANDLE|TAG`.
  *
+ *	  Files: `watch [-r] PATH` prints a line per change under PATH
+ *	  (-r: in subdirectories too) as it comes: `create P`, `modify P`,
+ *	  `delete P`, `move FROM -> P`, `overflow N dropped` (-1: the kernel's
+ *	  queue overflowed); with --raw, the event lines as they are. It runs
+ *	  until interrupted (Ctrl-C) or the daemon ends the watch.
+ *
  *	  Example: wickfs client --connect tcp:127.0.0.1:9090 read README.md
  */
 #include <errno.h>
@@ -275,8 +281,9 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 	return ok == n && !differ ? rc : 1;
 }
 
-/* The process commands: exec --stream, start, ps, logs [-f], kill. */
-static const char *const proc_cmds[] = {"exec", "start", "ps", "logs", "kill", NULL};
+/* The process commands: exec --stream, start, ps, logs [-f], kill; and
+ * watch [-r] PATH. */
+static const char *const proc_cmds[] = {"exec", "start", "ps", "logs", "kill", "watch", NULL};
 
 /* A handle's field: "handle":N for a number, else "tag":NAME. */
 static void handle_field(struct buf *line, const char *h)
@@ -301,6 +308,13 @@ static int build_proc_request(struct req *r, struct buf *line, const char *token
 		;
 	if (!proc_cmds[k] || (k == 0 && (!n || strcmp(a[0], "--stream"))))
 		return -1;
+	if (k == 5) {
+		follow = n && !strcmp(a[0], "-r");
+		buf_puts(line, "{\"id\":\"c1\",\"op\":\"watch\",\"path\":");
+		json_cstr(line, n > follow ? a[follow] : "");
+		buf_printf(line, ",\"recursive\":%s", follow ? "true" : "false");
+		goto end;
+	}
 	follow = k == 3 && n && !strcmp(a[0], "-f");
 	if (k == 0 || (k == 1 && n > 1 && !strcmp(a[0], "--tag")) || follow)
 		a += k == 1 ? 2 : 1, n -= k == 1 ? 2 : 1, tag = k == 1 ? a[-1] : NULL;
@@ -328,6 +342,7 @@ static int build_proc_request(struct req *r, struct buf *line, const char *token
 		buf_puts(line, ",\"tag\":");
 		json_cstr(line, tag);
 	}
+end:
 	if (token) {
 		buf_puts(line, ",\"token\":");
 		json_cstr(line, token);
@@ -336,10 +351,33 @@ static int build_proc_request(struct req *r, struct buf *line, const char *token
 	return 0;
 }
 
+/* A watch's event as a line of text: "create PATH", "move FROM -> PATH",
+ * "overflow N dropped" (-1: the kernel's queue overflowed, N unknown). */
+static void watch_text(const struct json_val *v, const char *ev)
+{
+	const struct json_val *f = json_get(v, "from"), *p = json_get(v, "path");
+	const struct json_val *n = json_get(v, "dropped");
+	struct buf o;
+
+	buf_init(&o);
+	buf_puts(&o, ev);
+	if (f && f->type == JSON_STR)
+		buf_printf(&o, " %s ->", f->str);
+	if (p && p->type == JSON_STR)
+		buf_printf(&o, " %s", p->str);
+	if (n && n->type == JSON_NUM)
+		buf_printf(&o, " %lld dropped", (long long)n->num);
+	buf_putc(&o, '\n');
+	bytes_write_all(*ev == 'w' ? 2 : 1, o.p, o.len);
+	buf_free(&o);
+}
+
 /* The events of a streamed exec or attach, written as they come; the
- * command's status (124 timed out, 128+N killed by signal N). */
+ * command's status (124 timed out, 128+N killed by signal N). A watch's
+ * as text, or as they are with --raw, until its last line. */
 static int run_stream(struct req *r, int fd)
 {
+	int raw = opt_has(r, OPT_raw);
 	struct timeval none = {0, 0};
 	struct arena a; /* one line's, so memory stays that of a line */
 	struct buf resp;
@@ -356,11 +394,18 @@ static int run_stream(struct req *r, int fd)
 		arena_reset(&a);
 		if (json_parse(&a, resp.p, resp.len, &v, msg, sizeof(msg)))
 			break;
+		if (raw) {
+			buf_putc(&resp, '\n');
+			bytes_write_all(1, resp.p, resp.len);
+		}
 		ev = json_get(&v, "event");
 		if (!ev || ev->type != JSON_STR) {
-			rc = show_native(r, &v, resp.p, resp.len);
+			code = json_get(&v, "ok");
+			rc = !raw ? show_native(r, &v, resp.p, resp.len) : !(code && code->boolean);
 			break;
 		}
+		if (raw)
+			continue;
 		if (!strcmp(ev->str, "stdout") || !strcmp(ev->str, "stderr")) {
 			write_data(&a, ev->str[3] == 'o' ? 1 : 2, json_get(&v, "data"),
 				   json_get(&v, "encoding"));
@@ -371,6 +416,8 @@ static int run_stream(struct req *r, int fd)
 			if (sig && sig->type == JSON_NUM && sig->num > 0)
 				rc = 128 + (int)sig->num;
 			rc = rc >= 0 && rc < 256 ? rc : 1;
+		} else if (strcmp(ev->str, "start")) {
+			watch_text(&v, ev->str);
 		}
 	}
 	buf_free(&resp);
@@ -399,7 +446,8 @@ int client_main(struct req *r)
 	if (opt_has(r, OPT_i) && req_stdin(r, &in, &in_len))
 		return reply_error(r, "client: reading stdin: %s", strerror(errno));
 	buf_init(&line);
-	if (!opt_has(r, OPT_raw) && !build_proc_request(r, &line, token)) {
+	if ((!opt_has(r, OPT_raw) || (r->argc && !strcmp(r->argv[0], "watch"))) &&
+	    !build_proc_request(r, &line, token)) {
 		fd = dial(r, addr, timeout_s);
 		if (fd < 0)
 			rc = 1;
