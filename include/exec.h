@@ -27,6 +27,12 @@ struct wfs_exec_opts {
 	size_t max_output;    /* per stream; 0: default 10 MiB */
 	int in_pipe;          /* stdin a pipe, its end in exec_proc.in_fd
 				 (when in is NULL) */
+	/* A terminal instead of pipes: stdin, stdout and stderr are its
+	 * slave side, the controlling terminal of a new session; the
+	 * master is fd[EXEC_OUT] (the output) and in_fd (a copy, the
+	 * input). TERM is xterm-256color unless the environment names one. */
+	int pty;
+	unsigned short pty_rows, pty_cols;
 };
 struct wfs_exec_result {
 	struct buf out, err; /* caller calls buf_free on both */
@@ -85,6 +91,8 @@ void exec_io(struct exec_proc *p, int i);
 /* Handle timers at time NOW; returns the next time it needs a call
  * (CLOCK_MONOTONIC ms), or 0 when none. */
 long long exec_tick(struct exec_proc *p, long long now);
+/* A terminal's new size (the kernel signals SIGWINCH): 0 or -1. */
+int exec_resize(struct exec_proc *p, unsigned short rows, unsigned short cols);
 /* Kill the process group now (TERM, then KILL), e.g. on shutdown. */
 void exec_kill(struct exec_proc *p, long long now);
 /* The command exited and its pipes are closed or abandoned. */

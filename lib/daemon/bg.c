@@ -9,8 +9,9 @@
  * event line. When a follower's connection is more than STREAM_HIGH
  * bytes behind, the pipes are left unread, so the command blocks on a
  * full pipe instead of the daemon buffering without end; the
- * connection's drained handler resumes them. A PTY or a file watch
- * would be another watch kind in a file of its own, beside this one.
+ * connection's drained handler resumes them. A process on a terminal
+ * ("pty") has one stream, stdout, the terminal's output; its input goes
+ * to the terminal, and its end of input is the terminal's EOF (^D).
  */
 #include <errno.h>
 #include <signal.h>
@@ -45,7 +46,7 @@ struct bg {
 	char carry[2][4];       /* a character's first bytes, not yet sent */
 	unsigned char ncarry[2];
 	size_t held; /* the rings' bytes in the budget */
-	int running, paused, forget;
+	int running, paused, forget, pty;
 	int fg; /* a streamed exec whose client still follows: gone at exit */
 	int exit_code, signal, timed_out;
 	struct job *followers; /* attach, streamed exec, wait */
@@ -146,6 +147,8 @@ static void put_status(struct buf *o, const struct bg *b)
 	}
 	buf_puts(o, ",\"command\":");
 	json_cstr(o, b->command);
+	if (b->pty)
+		buf_puts(o, ",\"pty\":true");
 	if (!b->running) {
 		buf_printf(o, ",\"exit_code\":%d,\"signal\":%d,\"timed_out\":", b->exit_code,
 			   b->signal);
@@ -425,7 +428,11 @@ static void input_write(struct bg *b)
 			return input_done(b, "input: the process closed its stdin");
 		j->in_done += (size_t)n;
 	}
-	if (eof && eof->type == JSON_BOOL && eof->boolean) {
+	if (eof && eof->type == JSON_BOOL && eof->boolean && b->pty) {
+		/* a terminal's end of input is a character, at a line's start */
+		if (write(b->proc.in_fd, "\4", 1) != 1)
+			return input_done(b, "input: the terminal does not take input");
+	} else if (eof && eof->type == JSON_BOOL && eof->boolean) {
 		event_ctl(&b->d->loop, EPOLL_CTL_DEL, b->proc.in_fd, NULL, 0);
 		close(b->proc.in_fd);
 		b->proc.in_fd = -1;
@@ -503,6 +510,7 @@ static void start(struct daemon *d, struct job *j)
 	}
 	b->handle = ++d->bg_seq;
 	b->pid = b->proc.pid;
+	b->pty = j->exec.pty;
 	b->proc.owner = b;
 	b->proc.sink = bg_sink;
 	b->proc.before_close = bg_before_close;
@@ -685,6 +693,19 @@ static void act(struct daemon *d, struct job *j, struct bg *b)
 			kill(-b->pid, sig);
 		schedule(b);
 		return answer_status(j, b, "");
+	case PROC_RESIZE: {
+		const struct json_val *r = json_get(j->req, "rows"), *c = json_get(j->req, "cols");
+		if (!b->pty)
+			return answer_fail(j, 1, "resize: the process has no terminal (start it "
+						 "with \"pty\")");
+		if (!r || !c || r->type != JSON_NUM || c->type != JSON_NUM || r->num < 1 ||
+		    c->num < 1 || r->num > 9999 || c->num > 9999)
+			return answer_fail(j, 1, "resize: give \"rows\" and \"cols\", each 1 to 9999");
+		if (!b->running || exec_resize(&b->proc, (unsigned short)r->num,
+					       (unsigned short)c->num))
+			return answer_fail(j, 1, "resize: the process has exited");
+		return answer_status(j, b, "");
+	}
 	default: /* PROC_KILL: it goes once it has exited */
 		if (!b->running) {
 			answer_status(j, b, "");

@@ -43,6 +43,7 @@ enum proc_op {
 	PROC_SIGNAL,
 	PROC_WAIT,
 	PROC_KILL,
+	PROC_RESIZE,
 };
 
 struct bg;

@@ -127,7 +127,7 @@ static void parse_cmd(struct job *j, const struct json_val *v)
 
 /* The ops on processes, in enum proc_op's order: bg.c runs them. */
 static const char *const proc_ops[] = {"exec", "start", "list", "output", "attach",
-				       "input", "signal", "wait", "kill", NULL};
+				       "input", "signal", "wait", "kill", "resize", NULL};
 
 /* Which process op v is, or -1: exec with "stream" true, or one of the
  * others when no applet has its name. */
@@ -141,6 +141,32 @@ static int proc_op_of(const struct json_val *v, const char *name)
 	if (!proc_ops[k] || (k == PROC_EXEC && !(st && st->type == JSON_BOOL && st->boolean)))
 		return -1;
 	return k == PROC_EXEC || !applet_find(name) ? k : -1;
+}
+
+/* "pty": true, or {"rows":R,"cols":C} (24x80 by default). */
+static void parse_pty(struct job *j, const struct json_val *p)
+{
+	const struct json_val *n[2];
+	int i;
+
+	if (!p || p->type == JSON_NULL || (p->type == JSON_BOOL && !p->boolean))
+		return;
+	if (p->type == JSON_OBJ || p->type == JSON_BOOL) {
+		n[0] = json_get(p, "rows");
+		n[1] = json_get(p, "cols");
+		for (i = 0; i < 2; i++)
+			if (n[i] && (n[i]->type != JSON_NUM || n[i]->num < 1 || n[i]->num > 9999))
+				break;
+		if (i == 2 && !j->in) {
+			j->exec.pty = 1;
+			j->exec.pty_rows = n[0] ? (unsigned short)n[0]->num : 0;
+			j->exec.pty_cols = n[1] ? (unsigned short)n[1]->num : 0;
+			return;
+		}
+	}
+	answer_fail(j, 1, j->in ? "pty: a terminal's input comes through the \"input\" op, "
+				  "not \"stdin\""
+				: "pty: give true or {\"rows\":R,\"cols\":C}, each 1 to 9999");
 }
 
 /* Its fields are bg.c's to read, from a copy of the request in the
@@ -164,6 +190,7 @@ static void parse_proc_op(struct job *j, const struct json_val *v, int k)
 	/* a background process has no deadline unless one is asked for */
 	j->exec.timeout_ms = k == PROC_EXEC || (t && t->type == JSON_NUM) ? j->timeout_s * 1000 : 0;
 	j->exec.in_pipe = k == PROC_START;
+	parse_pty(j, json_get(v, "pty"));
 }
 
 static void parse_op(struct job *j, const struct json_val *v)
