@@ -28,8 +28,12 @@
  *	                  the first answer and exit 1 unless all N answered
  *
  *	  Processes: `exec --stream CMD` prints the output as it comes and
- *	  exits with the command's status; `start [--tag T] CMD`, `ps`,
- *	  `logs [-f] HANDLE|TAG` (-f: follow to the exit), `kill HANDLE|TAG`.
+ *	  exits with the command's status; `start [--tag T] [--pty] CMD`
+ *	  (--pty: on a terminal of this one's size), `ps`, `logs [-f]
+ *	  HANDLE|TAG` (-f: follow to the exit), `kill HANDLE|TAG`, and
+ *	  `attach HANDLE|TAG`: the output as it comes, and our stdin as the
+ *	  process's input; on a terminal, in raw mode (keys as typed, ^C
+ *	  to the process), its size followed; Ctrl-] detaches.
  *
  *	  Example: wickfs client --connect tcp:127.0.0.1:9090 read README.md
  */
@@ -37,9 +41,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <termios.h>
 #include <unistd.h>
 #define FOR_client
 #include "applet_opts.h"
@@ -275,8 +283,8 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 	return ok == n && !differ ? rc : 1;
 }
 
-/* The process commands: exec --stream, start, ps, logs [-f], kill. */
-static const char *const proc_cmds[] = {"exec", "start", "ps", "logs", "kill", NULL};
+/* The process commands: exec --stream, start, ps, logs [-f], kill, attach. */
+static const char *const proc_cmds[] = {"exec", "start", "ps", "logs", "kill", "attach", NULL};
 
 /* A handle's field: "handle":N for a number, else "tag":NAME. */
 static void handle_field(struct buf *line, const char *h)
@@ -292,19 +300,30 @@ static void handle_field(struct buf *line, const char *h)
 /* Its request, or -1 when argv is no process command. */
 static int build_proc_request(struct req *r, struct buf *line, const char *token)
 {
-	static const char *const ops[] = {"exec", "start", "list", "output", "kill"};
+	static const char *const ops[] = {"exec", "start", "list", "output", "kill", "attach"};
 	char **a = r->argv + 1;
-	int k, n = r->argc - 1, args = 0, follow;
+	int k, n = r->argc - 1, args = 0, follow, pty = 0;
 	const char *tag = NULL;
+	struct winsize ws;
 
 	for (k = 0; proc_cmds[k] && strcmp(proc_cmds[k], r->argv[0]); k++)
 		;
 	if (!proc_cmds[k] || (k == 0 && (!n || strcmp(a[0], "--stream"))))
 		return -1;
 	follow = k == 3 && n && !strcmp(a[0], "-f");
-	if (k == 0 || (k == 1 && n > 1 && !strcmp(a[0], "--tag")) || follow)
-		a += k == 1 ? 2 : 1, n -= k == 1 ? 2 : 1, tag = k == 1 ? a[-1] : NULL;
+	if (k == 0 || follow)
+		a++, n--;
+	while (k == 1 && n > 0 && (!strcmp(a[0], "--pty") || (n > 1 && !strcmp(a[0], "--tag")))) {
+		if (a[0][2] == 'p')
+			pty = 1, a++, n--;
+		else
+			tag = a[1], a += 2, n -= 2;
+	}
 	buf_printf(line, "{\"id\":\"c1\",\"op\":\"%s\"", follow ? "attach" : ops[k]);
+	if (pty && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col)
+		buf_printf(line, ",\"pty\":{\"rows\":%u,\"cols\":%u}", ws.ws_row, ws.ws_col);
+	else if (pty)
+		buf_puts(line, ",\"pty\":true");
 	if (k == 0 && opt_has(r, OPT_timeout))
 		buf_printf(line, ",\"timeout\":%lld", opt_num(r, OPT_timeout));
 	if (k == 0 || k == 1) {
@@ -336,10 +355,80 @@ static int build_proc_request(struct req *r, struct buf *line, const char *token
 	return 0;
 }
 
-/* The events of a streamed exec or attach, written as they come; the
- * command's status (124 timed out, 128+N killed by signal N). */
-static int run_stream(struct req *r, int fd)
+/* attach's other connection: our input and our terminal's size. */
+struct feed {
+	int fd, tty;
+	const char *who, *token; /* the process's field, as sent */
+	struct termios saved;
+};
+
+static volatile sig_atomic_t winched;
+static void on_winch(int sig)
 {
+	(void)sig;
+	winched = 1;
+}
+
+/* One request on the feed connection; its answer is read and dropped
+ * (a process that exited says so in the stream). */
+static void feed_send(struct feed *f, const char *op, const char *more, const char *s,
+		      size_t n)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_printf(&b, "{\"id\":\"f\",\"op\":\"%s\"%s%s", op, f->who, more);
+	if (s) {
+		buf_puts(&b, ",\"stdin\":");
+		json_str(&b, s, n);
+	}
+	if (f->token) {
+		buf_puts(&b, ",\"token\":");
+		json_cstr(&b, f->token);
+	}
+	buf_puts(&b, "}\n");
+	if (!b.oom && !dial_send_all(f->fd, b.p, b.len))
+		dial_recv_line(f->fd, &b);
+	buf_free(&b);
+}
+
+/* Our input to the process: 1 when the user detached (Ctrl-]). */
+static int feed_input(struct feed *f, int *in_open)
+{
+	char c[4096];
+	ssize_t n = read(0, c, sizeof(c));
+	char *d = NULL;
+
+	if (n <= 0) {
+		*in_open = 0;
+		feed_send(f, "input", ",\"eof\":true", "", 0);
+		return 0;
+	}
+	if (f->tty && (d = memchr(c, 0x1d, (size_t)n)))
+		n = d - c;
+	if (n)
+		feed_send(f, "input", "", c, (size_t)n);
+	return f->tty && d;
+}
+
+static void feed_size(struct feed *f)
+{
+	struct winsize ws;
+	char more[64];
+
+	winched = 0;
+	if (ioctl(0, TIOCGWINSZ, &ws) || !ws.ws_row || !ws.ws_col)
+		return;
+	snprintf(more, sizeof(more), ",\"rows\":%u,\"cols\":%u", ws.ws_row, ws.ws_col);
+	feed_send(f, "resize", more, NULL, 0);
+}
+
+/* The events of a streamed exec or attach, written as they come; the
+ * command's status (124 timed out, 128+N killed by signal N). With a
+ * feed (attach), our stdin goes to the process meanwhile. */
+static int run_stream(struct req *r, int fd, struct feed *f)
+{
+	int in_open = f != NULL;
 	struct timeval none = {0, 0};
 	struct arena a; /* one line's, so memory stays that of a line */
 	struct buf resp;
@@ -348,11 +437,26 @@ static int run_stream(struct req *r, int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof(none));
 	buf_init(&resp);
 	arena_init(&a);
-	while (rc < 0 && !dial_recv_line(fd, &resp)) {
+	while (rc < 0) {
 		const struct json_val *ev, *code, *sig;
 		struct json_val v;
 		char msg[256];
+		struct pollfd p[2] = {{fd, POLLIN, 0}, {0, POLLIN, 0}};
 
+		if (f && winched)
+			feed_size(f);
+		if (f && poll(p, in_open ? 2 : 1, -1) < 0)
+			continue; /* a signal: SIGWINCH */
+		if (f && (p[1].revents & (POLLIN | POLLHUP)) && !(p[0].revents & POLLIN)) {
+			if (feed_input(f, &in_open)) {
+				rc = 0;
+				buf_puts(r->err, "\nclient: detached\n");
+				break;
+			}
+			continue;
+		}
+		if (dial_recv_line(fd, &resp))
+			break;
 		arena_reset(&a);
 		if (json_parse(&a, resp.p, resp.len, &v, msg, sizeof(msg)))
 			break;
@@ -376,6 +480,41 @@ static int run_stream(struct req *r, int fd)
 	buf_free(&resp);
 	arena_free(&a);
 	return rc < 0 ? reply_error(r, "client: the stream ended before the exit") : rc;
+}
+
+/* A stream, and for attach its feed: a second connection, our terminal
+ * in raw mode (restored on the way out), its size on SIGWINCH. */
+static int attach(struct req *r, const char *addr, int timeout_s, int fd, const char *token)
+{
+	struct feed f = {.tty = isatty(0), .token = token};
+	struct termios raw;
+	struct buf h;
+	char who[300];
+	int rc;
+
+	if (strcmp(r->argv[0], "attach"))
+		return run_stream(r, fd, NULL);
+	if ((f.fd = dial(r, addr, timeout_s)) < 0)
+		return 1;
+	buf_init(&h);
+	handle_field(&h, r->argv[1]);
+	snprintf(who, sizeof(who), "%s", h.p ? h.p : "");
+	buf_free(&h);
+	f.who = who;
+	if (f.tty && !tcgetattr(0, &f.saved)) {
+		raw = f.saved;
+		cfmakeraw(&raw);
+		tcsetattr(0, TCSANOW, &raw);
+		signal(SIGWINCH, on_winch);
+		winched = 1;
+	} else {
+		f.tty = 0;
+	}
+	rc = run_stream(r, fd, &f);
+	if (f.tty)
+		tcsetattr(0, TCSANOW, &f.saved);
+	close(f.fd);
+	return rc;
 }
 
 int client_main(struct req *r)
@@ -406,7 +545,7 @@ int client_main(struct req *r)
 		else if (dial_send_all(fd, line.p, line.len))
 			rc = reply_error(r, "client: send: %s", strerror(errno));
 		else
-			rc = run_stream(r, fd);
+			rc = attach(r, addr, timeout_s, fd, token);
 		if (fd >= 0)
 			close(fd);
 		buf_free(&line);

@@ -57,6 +57,13 @@ else
 	skip pty.curses "python3 has no curses module here"
 fi
 drv ctrl_c
+drv client
+
+# attach with a pipe for stdin: its bytes are the input, its end ^D
+with_timeout 30 "$WICKFS" client --connect "unix:$d/main.sock" start --tag cat --pty cat >/dev/null
+out=$(printf 'piped line\n' | with_timeout 30 "$WICKFS" client --connect "unix:$d/main.sock" attach cat)
+check pty.client_attach_pipe_status 0 "$?"
+check_match pty.client_attach_pipe '*piped line*piped line*' "$out"
 
 # ---- errors ----
 check pty.stdin_refused '{"id":"e1","ok":false,"error":"pty: a terminal'"'"'s input comes through the \"input\" op, not \"stdin\""}' \

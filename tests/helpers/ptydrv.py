@@ -134,5 +134,50 @@ def term_env():
         say("pty.term_from_env", "term=vt100" in out, repr(out))
 
 
-{"repl": repl, "curses": curses_prog, "ctrl_c": ctrl_c,
+def client():
+    """wickfs client attach on a terminal of ours: raw keys, its size, ^]."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import termios
+
+    r = req(op="start", pty=True, args=["sh"], tag="csh")
+    if not r.get("ok"):
+        return say("pty.client_attach_tty", False, repr(r))
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(os.environ["WICKFS"], ["wickfs", "client", "--connect", "unix:" + sys.argv[1],
+                                       "attach", "csh"])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 41, 121, 0, 0))
+    out = b""
+
+    def read_until(text, t=20):
+        nonlocal out
+        end = time.time() + t
+        while text not in out and time.time() < end:
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    out += os.read(fd, 4096)
+                except OSError:
+                    return False
+        return text in out
+
+    # the shell's prompt, then a line typed as keys (a carriage return)
+    read_until(b"$ ") or read_until(b"# ", 1)
+    os.write(fd, b"stty size; echo marker$((6*7))\r")
+    say("pty.client_attach_tty", read_until(b"marker42"), repr(out[-200:]))
+    say("pty.client_size_followed", b"41 121" in out, repr(out[-200:]))
+    os.write(fd, b"\x1d")
+    say("pty.client_detach", read_until(b"client: detached"), repr(out[-200:]))
+    _, st = os.waitpid(pid, 0)
+    say("pty.client_detach_status", os.WIFEXITED(st) and os.WEXITSTATUS(st) == 0, repr(st))
+    r = req(op="list")
+    alive = [p for p in r["data"]["processes"] if p.get("tag") == "csh" and p["running"]]
+    say("pty.client_detach_keeps_process", len(alive) == 1, repr(r))
+    req(op="kill", tag="csh")
+
+
+{"repl": repl, "client": client, "curses": curses_prog, "ctrl_c": ctrl_c,
  "term_default": lambda: term("xterm-256color"), "term_env": term_env}[sys.argv[2]]()
