@@ -39,7 +39,7 @@ struct bg {
 	struct bg *next, *prev;
 	unsigned handle;
 	pid_t pid;
-	char *tag, *command;
+	char *tag, *command, *session;
 	struct exec_proc proc;
 	struct watch w[EXEC_NFDS], in_w;
 	struct bg_ring ring[2]; /* stdout, stderr */
@@ -372,6 +372,8 @@ static void finished(struct bg *b)
 	b->exit_code = res.exit_code;
 	b->signal = res.signal;
 	b->timed_out = res.timed_out;
+	if (b->session)
+		session_collect(b->d, b->session);
 	for (s = 0; s < 2; s++)
 		if (b->ncarry[s])
 			emit_all(b, s, b->ring[s].total - b->ncarry[s], b->carry[s], b->ncarry[s]);
@@ -498,12 +500,20 @@ static void start(struct daemon *d, struct job *j)
 	if (!(b = calloc(1, sizeof(*b))))
 		return answer_fail(j, 1, "out of memory");
 	b->d = d;
-	b->command = strdup(j->exec.command);
+	/* a session's command is shown without the line that wraps it */
+	b->command = strdup(j->session ? strchr(j->exec.command, '\n') + 1 : j->exec.command);
+	/* its state is read when it ends, not when this request is answered */
+	if (j->session && !(b->session = strdup(j->session))) {
+		free(b->command);
+		b->command = NULL;
+	}
+	j->session = NULL;
 	if (tag && tag->type == JSON_STR)
 		b->tag = strdup(tag->str);
 	if (!b->command || exec_start(&b->proc, &j->exec, err, sizeof(err))) {
 		answer_fail(j, 1, b->command ? err : "out of memory");
 		free(b->command);
+		free(b->session);
 		free(b->tag);
 		free(b);
 		return;
@@ -812,6 +822,7 @@ void bg_free_dead(struct daemon *d)
 		wfs_budget_sub(&d->mem, b->held);
 		free(b->tag);
 		free(b->command);
+		free(b->session);
 		free(b);
 	}
 }

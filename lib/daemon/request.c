@@ -202,6 +202,8 @@ static void parse_op(struct job *j, const struct json_val *v)
 
 	if (a && (a->flags & APPLET_CLI_ONLY))
 		a = NULL;
+	if (!a && proc < 0 && session_op(j, op->str, v))
+		return;
 	if (!a && proc < 0) {
 		char msg[300];
 		snprintf(msg, sizeof(msg), "unknown op: %.200s", op->str);
@@ -318,6 +320,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	const struct json_val *m;
 	struct json_val v;
 	char err[256];
+	const struct json_val *sv;
 	int spawns;
 
 	if (json_parse(&j->arena, line, len, &v, err, sizeof(err))) {
@@ -383,6 +386,9 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 			j->exec.timeout_ms = j->timeout_s * 1000;
 		j->exec.max_output = j->set.max_output;
 	}
+	if (j->native && j->mode != JOB_DONE && (sv = json_get(&v, "session")) &&
+	    sv->type != JSON_NULL)
+		session_apply(j, sv);
 }
 
 /* Small file operations run on the loop thread itself: a handoff to a
