@@ -24,6 +24,8 @@ struct wfs_exec_opts {
 	const char *in;             /* stdin bytes; NULL: /dev/null */
 	size_t in_len;
 	long long timeout_ms; /* 0: none */
+	long long idle_ms;    /* silence on both streams this long ends it;
+				 0: none */
 	size_t max_output;    /* per stream; 0: default 10 MiB */
 	int in_pipe;          /* stdin a pipe, its end in exec_proc.in_fd
 				 (when in is NULL) */
@@ -51,6 +53,7 @@ int wfs_exec(struct wfs_ctx *c, const struct wfs_exec_opts *o,
 #define EXEC_TERM_GRACE_MS 500 /* TERM, then KILL after this */
 #define EXEC_PIPE_GRACE_MS 300 /* then stop waiting for pipe EOF */
 #define EXEC_POLL_MS 20        /* without pidfd: how often to waitpid */
+#define EXEC_IDLE 2            /* timed_out: by the idle timeout */
 
 enum {
 	EXEC_PID,
@@ -70,7 +73,8 @@ struct exec_proc {
 	long long abandon_ms;  /* give up on pipe EOF; 0: not yet */
 	int exited, status;
 	int signal; /* what killed it (status -1), else 0 */
-	int timed_out;
+	int timed_out; /* 1: the deadline; EXEC_IDLE: the silence */
+	long long idle_ms, idle_at; /* idle_at 0: not counting (paused) */
 	int cancelled; /* killed by exec_kill */
 	int in_fd;     /* the write end of stdin (opts in_pipe), else -1 */
 	/* When set, output goes here as it is read instead of into out[]

@@ -430,6 +430,8 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 	p->max_output = o->max_output ? o->max_output : EXEC_DEFAULT_MAX_OUTPUT;
 	if (o->timeout_ms > 0)
 		p->deadline_ms = wfs_now_ms() + o->timeout_ms;
+	if ((p->idle_ms = o->idle_ms) > 0)
+		p->idle_at = wfs_now_ms() + o->idle_ms;
 	if (o->cwd && o->root && confine_check(o->root, o->cwd, eb2, sizeof(eb2))) {
 		snprintf(err, errlen, "%s %s: %s", o->cwd_label ? o->cwd_label : "workdir",
 			 o->cwd, eb2);
@@ -553,6 +555,8 @@ static void read_stream(struct exec_proc *p, int i)
 			proc_close(p, i);
 			return;
 		}
+		if (p->idle_at)
+			p->idle_at = wfs_now_ms() + p->idle_ms;
 		if (p->sink) {
 			if (p->sink(p, i - EXEC_OUT, scratch, (size_t)n))
 				return;
@@ -732,6 +736,10 @@ long long exec_tick(struct exec_proc *p, long long now)
 		p->timed_out = 1;
 		exec_kill(p, now);
 	}
+	if (p->idle_at && !p->timed_out && now >= p->idle_at) {
+		p->timed_out = EXEC_IDLE;
+		exec_kill(p, now);
+	}
 	if (p->kill_ms && now >= p->kill_ms) {
 		signal_group(p, SIGKILL);
 		p->kill_ms = 0;
@@ -744,8 +752,10 @@ long long exec_tick(struct exec_proc *p, long long now)
 	}
 	if (exec_done(p))
 		return 0;
-	if (!p->timed_out)
+	if (!p->timed_out) {
 		next = earliest(next, p->deadline_ms);
+		next = earliest(next, p->idle_at);
+	}
 	next = earliest(next, p->kill_ms);
 	if (p->fd[EXEC_OUT] >= 0 || p->fd[EXEC_ERR] >= 0)
 		next = earliest(next, p->abandon_ms);

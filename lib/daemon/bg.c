@@ -153,6 +153,8 @@ static void put_status(struct buf *o, const struct bg *b)
 		buf_printf(o, ",\"exit_code\":%d,\"signal\":%d,\"timed_out\":", b->exit_code,
 			   b->signal);
 		json_bool(o, b->timed_out);
+		if (b->timed_out == EXEC_IDLE)
+			buf_puts(o, ",\"idle\":true");
 	}
 	buf_printf(o, ",\"stdout_bytes\":%llu,\"stderr_bytes\":%llu", b->ring[0].total,
 		   b->ring[1].total);
@@ -235,6 +237,9 @@ static void resume(struct bg *b)
 	if (!b->paused)
 		return;
 	b->paused = 0;
+	/* blocked by our reader, it was not silent: the idle clock restarts */
+	if (b->proc.idle_ms)
+		b->proc.idle_at = wfs_now_ms() + b->proc.idle_ms;
 	pipes_watch(b, EPOLL_CTL_ADD);
 }
 
@@ -295,6 +300,7 @@ static int bg_sink(struct exec_proc *p, int stream, const char *s, size_t n)
 	buf_free(&c);
 	if (behind && !b->paused) {
 		b->paused = 1;
+		b->proc.idle_at = 0;
 		pipes_watch(b, EPOLL_CTL_DEL);
 	}
 	return b->paused;
@@ -352,6 +358,8 @@ static void exit_answer(struct job *j, struct bg *b)
 		      "\"timed_out\":",
 		   b->handle, b->exit_code, b->signal);
 	json_bool(o, b->timed_out);
+	if (b->timed_out == EXEC_IDLE)
+		buf_puts(o, ",\"idle\":true");
 	buf_printf(o, ",\"stdout_bytes\":%llu,\"stderr_bytes\":%llu}\n", b->ring[0].total,
 		   b->ring[1].total);
 	j->mode = JOB_DONE;

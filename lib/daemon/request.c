@@ -385,6 +385,11 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		if (j->mode != JOB_PROC)
 			j->exec.timeout_ms = j->timeout_s * 1000;
 		j->exec.max_output = j->set.max_output;
+		m = json_get(&v, "idle_timeout");
+		if (m && m->type != JSON_NULL && (m->type != JSON_NUM || m->num < 0 || m->num > 1e6))
+			return answer_fail(j, 1, "field \"idle_timeout\" must be a number of seconds "
+						 "(0 to 1000000)");
+		j->exec.idle_ms = m && m->type == JSON_NUM ? (long long)(m->num * 1000) : 0;
 	}
 	if (j->native && j->mode != JOB_DONE && (sv = json_get(&v, "session")) &&
 	    sv->type != JSON_NULL)
