@@ -72,11 +72,11 @@ struct exec_proc {
 	long long kill_ms;     /* SIGKILL due; 0: not killing */
 	long long abandon_ms;  /* give up on pipe EOF; 0: not yet */
 	int exited, status;
-	int signal; /* what killed it (status -1), else 0 */
-	int timed_out; /* 1: the deadline; EXEC_IDLE: the silence */
+	int signal;                 /* what killed it (status -1), else 0 */
+	int timed_out;              /* 1: the deadline; EXEC_IDLE: the silence */
 	long long idle_ms, idle_at; /* idle_at 0: not counting (paused) */
-	int cancelled; /* killed by exec_kill */
-	int in_fd;     /* the write end of stdin (opts in_pipe), else -1 */
+	int cancelled;              /* killed by exec_kill */
+	int in_fd;                  /* the write end of stdin (opts in_pipe), else -1 */
 	/* When set, output goes here as it is read instead of into out[]
 	 * (stream 0 stdout, 1 stderr); nonzero stops reading for now. */
 	int (*sink)(struct exec_proc *p, int stream, const char *s, size_t n);
