@@ -1,6 +1,6 @@
 /* client.c - send one request to a wick-daemon
  *
- * APPLET(client, "connect:$DAEMON_CONNECT token:$DAEMON_TOKEN timeout#<1=120 workdir: i|stdin raw parallel#<1=1", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ * APPLET(client, "connect:$DAEMON_CONNECT token:$DAEMON_TOKEN timeout#<1=120 workdir: i|stdin raw parallel#<1=1 session:", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
  *
  * config APPLET_CLIENT
  *	bool "client: drive a wick-daemon from the command line"
@@ -26,6 +26,8 @@
  *	                  and print each response line
  *	  --parallel N    send the request on N connections at once; print
  *	                  the first answer and exit 1 unless all N answered
+ *	  --session NAME  in the daemon's session NAME: commands start in the
+ *	                  directory and with the variables the last one left
  *
  *	  Processes: `exec --stream CMD` prints the output as it comes and
  *	  exits with the command's status; `start [--tag T] [--pty] CMD`
@@ -156,6 +158,14 @@ static int show_native(struct req *r, const struct json_val *v, const char *line
 		write_data(r->arena, 1, json_get(d, "stdout"), json_get(d, "stdout_encoding"));
 		write_data(r->arena, 2, json_get(d, "stderr"), json_get(d, "stderr_encoding"));
 		return 0;
+	}
+	/* exec's answer in text mode: the command's output and status */
+	if (good && r->text && (e = json_get(d, "exit_code")) && e->type == JSON_NUM &&
+	    json_get(d, "stdout")) {
+		write_data(r->arena, 1, json_get(d, "stdout"), NULL);
+		write_data(r->arena, 2, json_get(d, "stderr"), NULL);
+		r->text_done = 1;
+		return (int)e->num;
 	}
 	e = json_get(v, "error");
 	if (!good)
@@ -298,7 +308,7 @@ static void handle_field(struct buf *line, const char *h)
 }
 
 /* Its request, or -1 when argv is no process command. */
-static int build_proc_request(struct req *r, struct buf *line, const char *token)
+static int build_proc_request(struct req *r, struct buf *line)
 {
 	static const char *const ops[] = {"exec", "start", "list", "output", "kill", "attach"};
 	char **a = r->argv + 1;
@@ -346,6 +356,36 @@ static int build_proc_request(struct req *r, struct buf *line, const char *token
 	if (tag) {
 		buf_puts(line, ",\"tag\":");
 		json_cstr(line, tag);
+	}
+	return 0;
+}
+
+/* Our native form: a process command's, or with --session any applet's
+ * as {"op","args"}; -1 when it is neither (the reference's form then). */
+static int build_native(struct req *r, struct buf *line, const char *token)
+{
+	const char *session = opt_str(r, OPT_session);
+	int i;
+
+	if (build_proc_request(r, line)) {
+		if (!session)
+			return -1;
+		buf_reset(line);
+		buf_puts(line, "{\"id\":\"c1\",\"op\":");
+		json_cstr(line, r->argv[0]);
+		buf_puts(line, ",\"args\":[");
+		for (i = 1; i < r->argc; i++) {
+			if (i > 1)
+				buf_putc(line, ',');
+			json_cstr(line, r->argv[i]);
+		}
+		buf_putc(line, ']');
+		if (opt_has(r, OPT_timeout))
+			buf_printf(line, ",\"timeout\":%lld", opt_num(r, OPT_timeout));
+	}
+	if (session) {
+		buf_puts(line, ",\"session\":");
+		json_cstr(line, session);
 	}
 	if (token) {
 		buf_puts(line, ",\"token\":");
@@ -538,7 +578,7 @@ int client_main(struct req *r)
 	if (opt_has(r, OPT_i) && req_stdin(r, &in, &in_len))
 		return reply_error(r, "client: reading stdin: %s", strerror(errno));
 	buf_init(&line);
-	if (!opt_has(r, OPT_raw) && !build_proc_request(r, &line, token)) {
+	if (!opt_has(r, OPT_raw) && !build_native(r, &line, token)) {
 		fd = dial(r, addr, timeout_s);
 		if (fd < 0)
 			rc = 1;

@@ -82,6 +82,18 @@ if daemon_start "$d/plain.log" --listen off --socket "$d/plain.sock"; then
 	pq "{\"id\":\"1\",\"op\":\"exec\",\"session\":\"p\",\"args\":[\"cd $d/plain/sub\"]}" >/dev/null
 	pq '{"id":"2","op":"write","session":"p","args":["here.txt"],"stdin":"x"}' >/dev/null
 	check session.file_ops_in_dir "x" "$(cat "$d/plain/sub/here.txt" 2>/dev/null)"
+	# the client's --session: any applet in our form, in the session
+	cs() { with_timeout 30 "$WICKFS" "$@"; }
+	export DAEMON_CONNECT="unix:$d/plain.sock"
+	cs client --session c exec "cd $d/plain/sub && export V=kept" >/dev/null
+	check session.client_exec "{\"ok\":true,\"data\":{\"stdout\":\"$(cd "$d/plain/sub" && pwd -P) kept\\n\",\"stderr\":\"\",\"exit_code\":0}}" \
+		"$(cs client --session c exec 'echo $(pwd) $V')"
+	check session.client_ls '{"ok":true,"data":[{"name":"here.txt","type":"file","size":1}]}' \
+		"$(cs client --session c ls .)"
+	out=$(cs -t client --session c exec 'echo $V; exit 5')
+	check session.client_text_status 5 "$?"
+	check session.client_text_output kept "$out"
+	unset DAEMON_CONNECT
 	daemon_stop "$DPID"
 else
 	fail session.plain_start "$(show "$(cat "$d/plain.log")")"
