@@ -23,6 +23,7 @@ struct mcp_server {
 	char **given; /* each as given, made absolute and cleaned */
 	size_t ndirs;
 	int readonly, readonly_exec; /* the context's modes */
+	const struct settings *set;  /* the front end's (limits); NULL: defaults */
 	int no_commands;             /* run_command hidden */
 	size_t max_result;           /* 0: MCP_RESULT_MAX */
 	int in_fd, out_fd;

@@ -355,6 +355,12 @@ check_true mcp.readonly.nothing "a file was made" test ! -e "$d/ro.txt" -a ! -e 
 WICKFS_READONLY=1 WICKFS_READONLY_EXEC=1 serve "$d"
 check_match mcp.readonly.exec_allowed "* run_command *" "$(get 1 '" ".join(t["name"] for t in r["tools"])')"
 
+# the front end's settings reach the tools: the file size limit
+start
+call 84 read_text_file '{"path":"a.txt"}'
+WICKFS_MAX_FILE=2 serve "$d"
+check_match mcp.settings.max_file "True read *a.txt: file is * bytes, over the 2-byte limit (WICKFS_MAX_FILE)" "$(iserr 84) $(text 84)"
+
 start
 line '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
 call 83 run_command '{"command":"touch ro3"}'
