@@ -1,6 +1,6 @@
 /* check.c - run goss's gossfiles: assertions on files, users, ports, ...
  *
- * APPLET(check, "gossfile|g: vars: format|f: format-options|o* retry-timeout|r: sleep|s: max-concurrent#<1=50 sysroot: package:", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ * APPLET(check, "gossfile|g: vars: format|f: format-options|o* retry-timeout|r: sleep|s: max-concurrent#<1=50 sysroot: package:", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT|APPLET_DAEMON_SPAWN)
  *
  * config APPLET_CHECK
  *	bool "check: validate the system against a gossfile (goss validate)"

@@ -592,3 +592,40 @@ matching:
 EOF
 wf check -g "$t/g.yaml" -r 1m30s -s 1.5s -f silent
 check check.duration_forms 0 "$RC"
+
+# ---- the daemon's check op: our binary as a command, answered as exec ----
+mkdir -p "$t/dws"
+printf 'ready\n' >"$t/dws/flag"
+cat >"$t/dws/ok.yaml" <<'EOF2'
+file:
+  flag:
+    exists: true
+    contents: [ready]
+EOF2
+cat >"$t/dws/bad.yaml" <<'EOF2'
+file:
+  missing-file:
+    exists: true
+EOF2
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done; wait 2>/dev/null' EXIT
+cd "$t/dws" || exit 1
+if daemon_start "$t/d.log" --listen off --socket "$t/d.sock"; then
+	dq() { with_timeout 60 "$WICKFS" client --connect "unix:$t/d.sock" --raw "$1"; }
+	check check.daemon_op_pass '{"id":"1","ok":true,"data":{"stdout":"1..2\nok 1 - File: flag: exists: matches expectation: [true]\nok 2 - File: flag: contents: matches expectation: [\"ready\"]\n","stderr":"","exit_code":0}}' \
+		"$(dq '{"id":"1","op":"check","args":["-g","ok.yaml","--format","tap"]}')"
+	check_match check.daemon_op_fail '{"id":"2","ok":true,"data":{"stdout":"1..1\\nnot ok 1 - File: missing-file: exists:*,"exit_code":1}}' \
+		"$(dq '{"id":"2","op":"check","args":["-g","bad.yaml","--format","tap"]}')"
+	check_match check.daemon_op_unloadable '{"id":"3","ok":true,"data":{"stdout":"","stderr":"wickfs check: *nope.yaml*","exit_code":78}}' \
+		"$(dq '{"id":"3","op":"check","args":["-g","nope.yaml"]}')"
+	check check.daemon_op_quoting '{"id":"4","ok":true,"data":{"stdout":"","stderr":"wickfs check: read it'"'"'s.yaml: no such file or directory\n","exit_code":78}}' \
+		"$(dq '{"id":"4","op":"check","args":["-g","it'"'"'s.yaml"]}')"
+	daemon_stop "$DPID"
+else
+	fail check.daemon_start "$(show "$(cat "$t/d.log")")"
+fi
+if DAEMON_WRAP="env WICKFS_READONLY=1" daemon_start "$t/dro.log" --listen off --socket "$t/dro.sock"; then
+	check_match check.daemon_op_readonly '{"id":"5","ok":false,"error":"*refused, WICKFS_READONLY is set*"}' \
+		"$(with_timeout 30 "$WICKFS" client --connect "unix:$t/dro.sock" --raw '{"id":"5","op":"check","args":["-g","ok.yaml"]}')"
+	daemon_stop "$DPID"
+fi

@@ -133,6 +133,8 @@ void session_collect(struct daemon *d, const char *name);
 /* The ops "session" and "session_close": 1 when op is one (answered). */
 int session_op(struct job *j, const char *op, const struct json_val *v);
 void session_free_all(struct daemon *d);
+/* Our own binary's path (NULL with msg set), resolved once. */
+const char *session_self(struct daemon *d, char *msg, size_t n);
 
 /* request.c: parsing. */
 /* Parse one line into a job: JOB_DONE with a response (errors), or a job

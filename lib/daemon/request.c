@@ -193,6 +193,39 @@ static void parse_proc_op(struct job *j, const struct json_val *v, int k)
 	parse_pty(j, json_get(v, "pty"));
 }
 
+/* A CLI-only applet a request may ask for: our binary as a command, each
+ * argument single-quoted. */
+static void spawn_applet(struct job *j, const struct applet *a, const struct json_val *args)
+{
+	char msg[300];
+	const char *self = session_self(j->d, msg, sizeof(msg));
+	struct buf c;
+	size_t i;
+
+	if (!self)
+		return answer_fail(j, 1, msg);
+	if (args && args->type != JSON_NULL && args->type != JSON_ARR)
+		return answer_fail(j, 1, "args must be an array of strings");
+	buf_init(&c);
+	buf_printf(&c, "'%s' %s", self, a->name);
+	for (i = 0; args && args->type == JSON_ARR && i < args->len; i++) {
+		const char *s = args->items[i].str;
+		if (args->items[i].type != JSON_STR) {
+			buf_free(&c);
+			return answer_fail(j, 1, "args must be an array of strings");
+		}
+		buf_puts(&c, " '");
+		for (; *s; s++)
+			buf_puts(&c, *s == '\'' ? "'\\''" : (char[2]){*s, 0});
+		buf_putc(&c, '\'');
+	}
+	j->exec.command = c.oom ? NULL : arena_strdup(&j->arena, c.p);
+	buf_free(&c);
+	if (!j->exec.command)
+		return answer_fail(j, 1, "out of memory");
+	j->mode = JOB_EXEC_APPLET;
+}
+
 static void parse_op(struct job *j, const struct json_val *v)
 {
 	const struct json_val *op = json_get(v, "op"), *args = json_get(v, "args");
@@ -200,6 +233,8 @@ static void parse_op(struct job *j, const struct json_val *v)
 	int proc = proc_op_of(v, op->str);
 	size_t i;
 
+	if (a && (a->flags & APPLET_DAEMON_SPAWN))
+		return spawn_applet(j, a, args);
 	if (a && (a->flags & APPLET_CLI_ONLY))
 		a = NULL;
 	if (!a && proc < 0 && session_op(j, op->str, v))

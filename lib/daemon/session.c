@@ -74,29 +74,43 @@ static int name_ok(const char *s)
 	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n;
 }
 
+/* Our own binary's path, once, for commands to run (NULL with msg set):
+ * a session's saver, a CLI-only applet asked for in a request. */
+const char *session_self(struct daemon *d, char *msg, size_t n)
+{
+	char self[4096];
+	ssize_t k;
+
+	if (d->session_self)
+		return d->session_self;
+	k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (k <= 0 || strpbrk((self[k] = 0, self), "'\"$`\\") || strstr(self, " (deleted)")) {
+		snprintf(msg, n, "the daemon cannot name its own binary through /proc/self/exe, "
+				 "which this request runs");
+		return NULL;
+	}
+	if (!(d->session_self = strdup(self)))
+		snprintf(msg, n, "out of memory");
+	return d->session_self;
+}
+
 /* The state directory and our own path, once. -1 with msg set. */
 static int setup(struct daemon *d, char *msg, size_t n)
 {
-	char self[4096], dir[] = "/tmp/wickfs-sessions-XXXXXX";
-	ssize_t k;
+	char dir[] = "/tmp/wickfs-sessions-XXXXXX";
 
 	if (d->session_dir)
 		return 0;
-	k = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (k <= 0 || strpbrk((self[k] = 0, self), "'\"$`\\") || strstr(self, " (deleted)")) {
-		snprintf(msg, n, "session: the daemon cannot name its own binary through "
-				 "/proc/self/exe, which a session's commands run at their end");
+	if (!session_self(d, msg, n))
 		return -1;
-	}
 	if (!mkdtemp(dir)) {
 		snprintf(msg, n, "session: cannot make a directory for the sessions' state "
 				 "under /tmp: %s",
 			 strerror(errno));
 		return -1;
 	}
-	d->session_self = strdup(self);
 	d->session_dir = strdup(dir);
-	return d->session_self && d->session_dir ? 0 : -1;
+	return d->session_dir ? 0 : -1;
 }
 
 /* The request's variables first (they win), then the session's others. */
