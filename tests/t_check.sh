@@ -620,6 +620,11 @@ if daemon_start "$t/d.log" --listen off --socket "$t/d.sock"; then
 		"$(dq '{"id":"3","op":"check","args":["-g","nope.yaml"]}')"
 	check check.daemon_op_quoting '{"id":"4","ok":true,"data":{"stdout":"","stderr":"wickfs check: read it'"'"'s.yaml: no such file or directory\n","exit_code":78}}' \
 		"$(dq '{"id":"4","op":"check","args":["-g","it'"'"'s.yaml"]}')"
+	# the client sends it in our form: no wickfs needed in the daemon's PATH
+	# (the reference form would run `wickfs check` through sh)
+	out=$(with_timeout 60 "$WICKFS" -t client --connect "unix:$t/d.sock" check -g bad.yaml -f tap)
+	check check.daemon_client_status 1 "$?"
+	check_match check.daemon_client_output "1..1*not ok 1 - File: missing-file*" "$out"
 	daemon_stop "$DPID"
 else
 	fail check.daemon_start "$(show "$(cat "$t/d.log")")"
