@@ -634,3 +634,41 @@ if DAEMON_WRAP="env WICKFS_READONLY=1" daemon_start "$t/dro.log" --listen off --
 		"$(with_timeout 30 "$WICKFS" client --connect "unix:$t/dro.sock" --raw '{"id":"5","op":"check","args":["-g","ok.yaml"]}')"
 	daemon_stop "$DPID"
 fi
+
+# ---- --serve: goss serve's health endpoint ----
+get() { # METHOD URL: "STATUS BODY-FIRST-LINE"
+	python3 - "$1" "$2" <<'EOF2'
+import http.client, sys, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[2])
+c = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+c.request(sys.argv[1], u.path)
+r = c.getresponse()
+b = r.read().decode()
+print(r.status, b.splitlines()[0] if b else "")
+EOF2
+}
+"$WICKFS" check -g ok.yaml -f tap --serve 127.0.0.1:0 --cache 0s 2>"$t/serve.log" &
+spid=$!
+PIDS+=("$spid")
+url=
+for _ in $(seq 100); do
+	url=$(sed -n 's/.*serving on //p' "$t/serve.log")
+	[ -n "$url" ] && break
+	sleep 0.05
+done
+if [ -n "$url" ]; then
+	check check.serve_pass "200 1..2" "$(get GET "$url")"
+	mv flag flag.away
+	check check.serve_fail "503 1..2" "$(get GET "$url")"
+	mv flag.away flag
+	check check.serve_again "200 1..2" "$(get GET "$url")"
+	check check.serve_other_path "404 " "$(get GET "${url%/healthz}/metrics")"
+	check check.serve_post "405 " "$(get POST "$url")"
+	kill "$spid"
+else
+	fail check.serve "no address said: $(show "$(cat "$t/serve.log")")"
+fi
+"$WICKFS" check -g ok.yaml --serve 127.0.0.1:99999 2>"$t/serve_bad.log"
+check check.serve_bad_address 78 "$?"
+check_match check.serve_bad_address_says "wickfs check: --serve 127.0.0.1:99999: *" "$(cat "$t/serve_bad.log")"
+cd "$t" || exit 1
