@@ -1,6 +1,6 @@
 /* client.c - send one request to a wick-daemon
  *
- * APPLET(client, "connect:$DAEMON_CONNECT token:$DAEMON_TOKEN timeout#<1=120 workdir: i|stdin raw parallel#<1=1", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ * APPLET(client, "connect:$DAEMON_CONNECT token:$DAEMON_TOKEN timeout#<1=120 workdir: i|stdin raw parallel#<1=1 session:", 0, -1, APPLET_STOP_AT_ARG|APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
  *
  * config APPLET_CLIENT
  *	bool "client: drive a wick-daemon from the command line"
@@ -26,10 +26,16 @@
  *	                  and print each response line
  *	  --parallel N    send the request on N connections at once; print
  *	                  the first answer and exit 1 unless all N answered
+ *	  --session NAME  in the daemon's session NAME: commands start in the
+ *	                  directory and with the variables the last one left
  *
  *	  Processes: `exec --stream CMD` prints the output as it comes and
- *	  exits with the command's status; `start [--tag T] CMD`, `ps`,
- *	  `logs [-f] HANDLE|TAG` (-f: follow to the exit), `kill HANDLE|TAG`.
+ *	  exits with the command's status; `start [--tag T] [--pty] CMD`
+ *	  (--pty: on a terminal of this one's size), `ps`, `logs [-f]
+ *	  HANDLE|TAG` (-f: follow to the exit), `kill HANDLE|TAG`, and
+ *	  `attach HANDLE|TAG`: the output as it comes, and our stdin as the
+ *	  process's input; on a terminal, in raw mode (keys as typed, ^C
+ *	  to the process), its size followed; Ctrl-] detaches.
  *
  *	  Files: `watch [-r] PATH` prints a line per change under PATH
  *	  (-r: in subdirectories too) as it comes: `create P`, `modify P`,
@@ -43,9 +49,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <termios.h>
 #include <unistd.h>
 #define FOR_client
 #include "applet_opts.h"
@@ -154,6 +164,14 @@ static int show_native(struct req *r, const struct json_val *v, const char *line
 		write_data(r->arena, 1, json_get(d, "stdout"), json_get(d, "stdout_encoding"));
 		write_data(r->arena, 2, json_get(d, "stderr"), json_get(d, "stderr_encoding"));
 		return 0;
+	}
+	/* exec's answer in text mode: the command's output and status */
+	if (good && r->text && (e = json_get(d, "exit_code")) && e->type == JSON_NUM &&
+	    json_get(d, "stdout")) {
+		write_data(r->arena, 1, json_get(d, "stdout"), NULL);
+		write_data(r->arena, 2, json_get(d, "stderr"), NULL);
+		r->text_done = 1;
+		return (int)e->num;
 	}
 	e = json_get(v, "error");
 	if (!good)
@@ -281,9 +299,9 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 	return ok == n && !differ ? rc : 1;
 }
 
-/* The process commands: exec --stream, start, ps, logs [-f], kill; and
- * watch [-r] PATH. */
-static const char *const proc_cmds[] = {"exec", "start", "ps", "logs", "kill", "watch", NULL};
+/* The process commands: exec --stream, start, ps, logs [-f], kill, attach;
+ * and watch [-r] PATH. */
+static const char *const proc_cmds[] = {"exec", "start", "ps", "logs", "kill", "attach", "watch", NULL};
 
 /* A handle's field: "handle":N for a number, else "tag":NAME. */
 static void handle_field(struct buf *line, const char *h)
@@ -297,28 +315,39 @@ static void handle_field(struct buf *line, const char *h)
 }
 
 /* Its request, or -1 when argv is no process command. */
-static int build_proc_request(struct req *r, struct buf *line, const char *token)
+static int build_proc_request(struct req *r, struct buf *line)
 {
-	static const char *const ops[] = {"exec", "start", "list", "output", "kill"};
+	static const char *const ops[] = {"exec", "start", "list", "output", "kill", "attach"};
 	char **a = r->argv + 1;
-	int k, n = r->argc - 1, args = 0, follow;
+	int k, n = r->argc - 1, args = 0, follow, pty = 0;
 	const char *tag = NULL;
+	struct winsize ws;
 
 	for (k = 0; proc_cmds[k] && strcmp(proc_cmds[k], r->argv[0]); k++)
 		;
 	if (!proc_cmds[k] || (k == 0 && (!n || strcmp(a[0], "--stream"))))
 		return -1;
-	if (k == 5) {
+	if (k == 6) {
 		follow = n && !strcmp(a[0], "-r");
 		buf_puts(line, "{\"id\":\"c1\",\"op\":\"watch\",\"path\":");
 		json_cstr(line, n > follow ? a[follow] : "");
 		buf_printf(line, ",\"recursive\":%s", follow ? "true" : "false");
-		goto end;
+		return 0;
 	}
 	follow = k == 3 && n && !strcmp(a[0], "-f");
-	if (k == 0 || (k == 1 && n > 1 && !strcmp(a[0], "--tag")) || follow)
-		a += k == 1 ? 2 : 1, n -= k == 1 ? 2 : 1, tag = k == 1 ? a[-1] : NULL;
+	if (k == 0 || follow)
+		a++, n--;
+	while (k == 1 && n > 0 && (!strcmp(a[0], "--pty") || (n > 1 && !strcmp(a[0], "--tag")))) {
+		if (a[0][2] == 'p')
+			pty = 1, a++, n--;
+		else
+			tag = a[1], a += 2, n -= 2;
+	}
 	buf_printf(line, "{\"id\":\"c1\",\"op\":\"%s\"", follow ? "attach" : ops[k]);
+	if (pty && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col)
+		buf_printf(line, ",\"pty\":{\"rows\":%u,\"cols\":%u}", ws.ws_row, ws.ws_col);
+	else if (pty)
+		buf_puts(line, ",\"pty\":true");
 	if (k == 0 && opt_has(r, OPT_timeout))
 		buf_printf(line, ",\"timeout\":%lld", opt_num(r, OPT_timeout));
 	if (k == 0 || k == 1) {
@@ -342,7 +371,39 @@ static int build_proc_request(struct req *r, struct buf *line, const char *token
 		buf_puts(line, ",\"tag\":");
 		json_cstr(line, tag);
 	}
-end:
+	return 0;
+}
+
+/* Our native form: a process command's, or with --session any applet's
+ * as {"op","args"}; -1 when it is neither (the reference's form then). */
+static int build_native(struct req *r, struct buf *line, const char *token)
+{
+	const char *session = opt_str(r, OPT_session);
+	int i;
+
+	if (build_proc_request(r, line)) {
+		const struct applet *a = applet_find(r->argv[0]);
+		/* one the daemon runs as its own command: our form finds this
+		 * binary where the reference's would need wickfs in PATH */
+		if (!session && !(a && (a->flags & APPLET_DAEMON_SPAWN)))
+			return -1;
+		buf_reset(line);
+		buf_puts(line, "{\"id\":\"c1\",\"op\":");
+		json_cstr(line, r->argv[0]);
+		buf_puts(line, ",\"args\":[");
+		for (i = 1; i < r->argc; i++) {
+			if (i > 1)
+				buf_putc(line, ',');
+			json_cstr(line, r->argv[i]);
+		}
+		buf_putc(line, ']');
+		if (opt_has(r, OPT_timeout))
+			buf_printf(line, ",\"timeout\":%lld", opt_num(r, OPT_timeout));
+	}
+	if (session) {
+		buf_puts(line, ",\"session\":");
+		json_cstr(line, session);
+	}
 	if (token) {
 		buf_puts(line, ",\"token\":");
 		json_cstr(line, token);
@@ -372,12 +433,81 @@ static void watch_text(const struct json_val *v, const char *ev)
 	buf_free(&o);
 }
 
-/* The events of a streamed exec or attach, written as they come; the
- * command's status (124 timed out, 128+N killed by signal N). A watch's
- * as text, or as they are with --raw, until its last line. */
-static int run_stream(struct req *r, int fd)
+/* attach's other connection: our input and our terminal's size. */
+struct feed {
+	int fd, tty;
+	const char *who, *token; /* the process's field, as sent */
+	struct termios saved;
+};
+
+static volatile sig_atomic_t winched;
+static void on_winch(int sig)
 {
-	int raw = opt_has(r, OPT_raw);
+	(void)sig;
+	winched = 1;
+}
+
+/* One request on the feed connection; its answer is read and dropped
+ * (a process that exited says so in the stream). */
+static void feed_send(struct feed *f, const char *op, const char *more, const char *s,
+		      size_t n)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_printf(&b, "{\"id\":\"f\",\"op\":\"%s\"%s%s", op, f->who, more);
+	if (s) {
+		buf_puts(&b, ",\"stdin\":");
+		json_str(&b, s, n);
+	}
+	if (f->token) {
+		buf_puts(&b, ",\"token\":");
+		json_cstr(&b, f->token);
+	}
+	buf_puts(&b, "}\n");
+	if (!b.oom && !dial_send_all(f->fd, b.p, b.len))
+		dial_recv_line(f->fd, &b);
+	buf_free(&b);
+}
+
+/* Our input to the process: 1 when the user detached (Ctrl-]). */
+static int feed_input(struct feed *f, int *in_open)
+{
+	char c[4096];
+	ssize_t n = read(0, c, sizeof(c));
+	char *d = NULL;
+
+	if (n <= 0) {
+		*in_open = 0;
+		feed_send(f, "input", ",\"eof\":true", "", 0);
+		return 0;
+	}
+	if (f->tty && (d = memchr(c, 0x1d, (size_t)n)))
+		n = d - c;
+	if (n)
+		feed_send(f, "input", "", c, (size_t)n);
+	return f->tty && d;
+}
+
+static void feed_size(struct feed *f)
+{
+	struct winsize ws;
+	char more[64];
+
+	winched = 0;
+	if (ioctl(0, TIOCGWINSZ, &ws) || !ws.ws_row || !ws.ws_col)
+		return;
+	snprintf(more, sizeof(more), ",\"rows\":%u,\"cols\":%u", ws.ws_row, ws.ws_col);
+	feed_send(f, "resize", more, NULL, 0);
+}
+
+/* The events of a streamed exec or attach, written as they come; the
+ * command's status (124 timed out, 128+N killed by signal N). With a
+ * feed (attach), our stdin goes to the process meanwhile. A watch's as
+ * text, or as they are with --raw, until its last line. */
+static int run_stream(struct req *r, int fd, struct feed *f)
+{
+	int in_open = f != NULL, raw = opt_has(r, OPT_raw);
 	struct timeval none = {0, 0};
 	struct arena a; /* one line's, so memory stays that of a line */
 	struct buf resp;
@@ -386,11 +516,26 @@ static int run_stream(struct req *r, int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof(none));
 	buf_init(&resp);
 	arena_init(&a);
-	while (rc < 0 && !dial_recv_line(fd, &resp)) {
+	while (rc < 0) {
 		const struct json_val *ev, *code, *sig;
 		struct json_val v;
 		char msg[256];
+		struct pollfd p[2] = {{fd, POLLIN, 0}, {0, POLLIN, 0}};
 
+		if (f && winched)
+			feed_size(f);
+		if (f && poll(p, in_open ? 2 : 1, -1) < 0)
+			continue; /* a signal: SIGWINCH */
+		if (f && (p[1].revents & (POLLIN | POLLHUP)) && !(p[0].revents & POLLIN)) {
+			if (feed_input(f, &in_open)) {
+				rc = 0;
+				buf_puts(r->err, "\nclient: detached\n");
+				break;
+			}
+			continue;
+		}
+		if (dial_recv_line(fd, &resp))
+			break;
 		arena_reset(&a);
 		if (json_parse(&a, resp.p, resp.len, &v, msg, sizeof(msg)))
 			break;
@@ -425,6 +570,41 @@ static int run_stream(struct req *r, int fd)
 	return rc < 0 ? reply_error(r, "client: the stream ended before the exit") : rc;
 }
 
+/* A stream, and for attach its feed: a second connection, our terminal
+ * in raw mode (restored on the way out), its size on SIGWINCH. */
+static int attach(struct req *r, const char *addr, int timeout_s, int fd, const char *token)
+{
+	struct feed f = {.tty = isatty(0), .token = token};
+	struct termios raw;
+	struct buf h;
+	char who[300];
+	int rc;
+
+	if (strcmp(r->argv[0], "attach"))
+		return run_stream(r, fd, NULL);
+	if ((f.fd = dial(r, addr, timeout_s)) < 0)
+		return 1;
+	buf_init(&h);
+	handle_field(&h, r->argv[1]);
+	snprintf(who, sizeof(who), "%s", h.p ? h.p : "");
+	buf_free(&h);
+	f.who = who;
+	if (f.tty && !tcgetattr(0, &f.saved)) {
+		raw = f.saved;
+		cfmakeraw(&raw);
+		tcsetattr(0, TCSANOW, &raw);
+		signal(SIGWINCH, on_winch);
+		winched = 1;
+	} else {
+		f.tty = 0;
+	}
+	rc = run_stream(r, fd, &f);
+	if (f.tty)
+		tcsetattr(0, TCSANOW, &f.saved);
+	close(f.fd);
+	return rc;
+}
+
 int client_main(struct req *r)
 {
 	const char *addr = opt_str(r, OPT_connect), *token = opt_str(r, OPT_token);
@@ -447,14 +627,14 @@ int client_main(struct req *r)
 		return reply_error(r, "client: reading stdin: %s", strerror(errno));
 	buf_init(&line);
 	if ((!opt_has(r, OPT_raw) || (r->argc && !strcmp(r->argv[0], "watch"))) &&
-	    !build_proc_request(r, &line, token)) {
+	    !build_native(r, &line, token)) {
 		fd = dial(r, addr, timeout_s);
 		if (fd < 0)
 			rc = 1;
 		else if (dial_send_all(fd, line.p, line.len))
 			rc = reply_error(r, "client: send: %s", strerror(errno));
 		else
-			rc = run_stream(r, fd);
+			rc = attach(r, addr, timeout_s, fd, token);
 		if (fd >= 0)
 			close(fd);
 		buf_free(&line);

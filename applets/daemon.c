@@ -1,6 +1,6 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 max-background#<1>100000$DAEMON_MAX_BACKGROUND=256 poll-us#<0>10000$DAEMON_POLL_US=50 root: v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 max-background#<1>100000$DAEMON_MAX_BACKGROUND=256 poll-us#<0>10000$DAEMON_POLL_US=50 root: mcp-listen:$DAEMON_MCP_LISTEN v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
@@ -34,6 +34,10 @@
  *	  --allow-from LIST   TCP peers accepted: ADDR or ADDR/BITS, IPv4 or
  *	                      IPv6, comma-separated (DAEMON_ALLOW_FROM); the
  *	                      others are closed at accept
+ *	  --mcp-listen HOST:PORT  also serve MCP (Streamable HTTP at /mcp,
+ *	                      as `wickfs mcp --listen`) on the root (or the
+ *	                      working directory), with the same token
+ *	                      (DAEMON_MCP_LISTEN)
  *	  --max-line BYTES    longest request line (DAEMON_MAX_LINE, 10 MiB)
  *	  --max-memory BYTES  the budget for what the daemon holds: requests
  *	                      being read or handled, answers not yet sent
@@ -85,6 +89,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -92,6 +98,8 @@
 #define FOR_daemon
 #include "applet_opts.h"
 #include "applet.h"
+#include "bytes.h"
+#include "mcp.h"
 #include "netaddr.h"
 #include "settings.h"
 #include "daemon.h"
@@ -226,6 +234,58 @@ static void memory_budget(struct req *r, struct daemon_opts *o)
 		o->memory_from = "the cgroup";
 }
 
+/* --mcp-listen: wickfs mcp's HTTP transport on a thread of ours, for the
+ * daemon's life: one port for hosts that speak our protocol, another for
+ * MCP clients, one workspace. */
+static struct mcp_server mcp;
+static struct mcp_http_opts mcp_o;
+
+static void *mcp_thread(void *fd)
+{
+	struct buf err;
+
+	buf_init(&err);
+	mcp_http_run(&mcp, &mcp_o, (int)(long)fd, &err);
+	bytes_write_all(2, "wickfs daemon: --mcp-listen: ", 29);
+	bytes_write_all(2, err.p ? err.p : "stopped\n", err.p ? err.len : 8);
+	buf_free(&err);
+	return NULL;
+}
+
+static int start_mcp(struct req *r, const struct daemon_opts *o, const char *addr)
+{
+	const char *dir = r->ctx->root && *r->ctx->root ? r->ctx->root : ".";
+	static const char *const no_origins[] = {NULL};
+	pthread_attr_t at;
+	pthread_t th;
+	struct buf err;
+	int fd;
+
+	buf_init(&err);
+	mcp.readonly = o->readonly;
+	mcp.readonly_exec = o->readonly_exec;
+	mcp.set = r->ctx->set;
+	mcp.max_result = 100000;
+	mcp_o = (struct mcp_http_opts){addr, o->token, no_origins, 64u << 20, 256u << 20, 256};
+	if (mcp_set_dirs(&mcp, &dir, 1, &err) || (fd = mcp_http_listen(&mcp_o, &err)) < 0) {
+		buf_printf(r->err, "wickfs daemon: --mcp-listen: %.*s", (int)err.len,
+			   err.p ? err.p : "no directory\n");
+		buf_free(&err);
+		return -1;
+	}
+	buf_free(&err);
+	signal(SIGPIPE, SIG_IGN);
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, 2u << 20);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &at, mcp_thread, (void *)(long)fd)) {
+		buf_printf(r->err, "wickfs daemon: --mcp-listen: cannot start a thread\n");
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
 int daemon_main(struct req *r)
 {
 	struct daemon_opts o;
@@ -290,5 +350,7 @@ int daemon_main(struct req *r)
 		return 1;
 	}
 	o.root = r->ctx->root;
+	if (str_opt(r, OPT_mcp_listen) && start_mcp(r, &o, str_opt(r, OPT_mcp_listen)))
+		return 1;
 	return daemon_run(&o);
 }

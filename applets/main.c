@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "applet.h"
+#include "daemon.h"
 #include "bytes.h"
 #include "ctx.h"
 #include "fs.h"
@@ -176,6 +177,8 @@ int main(int argc, char **argv)
 	struct req r;
 	int rc, escaped = 0;
 
+	if (argc >= 2 && !strcmp(argv[1], "__session"))
+		return session_save(argc, argv);
 	if (!a || !strcmp(name, "wickfs")) {
 		/* --root DIR: the workspace every path must stay in; through the
 		 * environment, so commands and nested calls inherit it. */

@@ -120,6 +120,7 @@ int mcp_main(struct req *r)
 
 	buf_init(&err);
 	s.readonly = r->ctx->readonly;
+	s.set = r->ctx->set;
 	s.readonly_exec = r->ctx->readonly_exec;
 	s.max_result = (size_t)opt_num(r, OPT_max_result);
 	s.no_commands = opt_has(r, OPT_no_commands);

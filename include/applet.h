@@ -109,6 +109,11 @@ struct applet {
  * (daemon, MCP) without "stdin" is refused rather than taken as empty;
  * "" is empty. */
 #define APPLET_STDIN (1u << 12)
+/* CLI only, but a request in our form may still ask for it: the daemon
+ * then runs it as a command, this binary in its own process (its reads
+ * unconfined, as a command's), answered as exec is: {"stdout","stderr",
+ * "exit_code"}. Refused in read-only mode as a command is. */
+#define APPLET_DAEMON_SPAWN (1u << 13)
 /* The reference's form: exactly N positional arguments (the Go host sends
  * `grep PATTERN PATH`, `read PATH`, `exec COMMAND`, never "--"). Given
  * exactly N arguments, the applet takes every one literally, even "-i" or

@@ -47,5 +47,8 @@ unsigned long long daemon_cgroup_limit(const char *dir);
 
 /* Serve until SIGTERM/SIGINT. Returns the process exit status. */
 int daemon_run(const struct daemon_opts *o);
+/* `wickfs __session FILE STATUS`: a session command's last step (see
+ * lib/daemon/session.c); returns STATUS. */
+int session_save(int argc, char **argv);
 
 #endif

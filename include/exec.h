@@ -24,9 +24,17 @@ struct wfs_exec_opts {
 	const char *in;             /* stdin bytes; NULL: /dev/null */
 	size_t in_len;
 	long long timeout_ms; /* 0: none */
+	long long idle_ms;    /* silence on both streams this long ends it;
+				 0: none */
 	size_t max_output;    /* per stream; 0: default 10 MiB */
 	int in_pipe;          /* stdin a pipe, its end in exec_proc.in_fd
 				 (when in is NULL) */
+	/* A terminal instead of pipes: stdin, stdout and stderr are its
+	 * slave side, the controlling terminal of a new session; the
+	 * master is fd[EXEC_OUT] (the output) and in_fd (a copy, the
+	 * input). TERM is xterm-256color unless the environment names one. */
+	int pty;
+	unsigned short pty_rows, pty_cols;
 };
 struct wfs_exec_result {
 	struct buf out, err; /* caller calls buf_free on both */
@@ -45,6 +53,7 @@ int wfs_exec(struct wfs_ctx *c, const struct wfs_exec_opts *o,
 #define EXEC_TERM_GRACE_MS 500 /* TERM, then KILL after this */
 #define EXEC_PIPE_GRACE_MS 300 /* then stop waiting for pipe EOF */
 #define EXEC_POLL_MS 20        /* without pidfd: how often to waitpid */
+#define EXEC_IDLE 2            /* timed_out: by the idle timeout */
 
 enum {
 	EXEC_PID,
@@ -63,10 +72,11 @@ struct exec_proc {
 	long long kill_ms;     /* SIGKILL due; 0: not killing */
 	long long abandon_ms;  /* give up on pipe EOF; 0: not yet */
 	int exited, status;
-	int signal; /* what killed it (status -1), else 0 */
-	int timed_out;
-	int cancelled; /* killed by exec_kill */
-	int in_fd;     /* the write end of stdin (opts in_pipe), else -1 */
+	int signal;                 /* what killed it (status -1), else 0 */
+	int timed_out;              /* 1: the deadline; EXEC_IDLE: the silence */
+	long long idle_ms, idle_at; /* idle_at 0: not counting (paused) */
+	int cancelled;              /* killed by exec_kill */
+	int in_fd;                  /* the write end of stdin (opts in_pipe), else -1 */
 	/* When set, output goes here as it is read instead of into out[]
 	 * (stream 0 stdout, 1 stderr); nonzero stops reading for now. */
 	int (*sink)(struct exec_proc *p, int stream, const char *s, size_t n);
@@ -85,6 +95,8 @@ void exec_io(struct exec_proc *p, int i);
 /* Handle timers at time NOW; returns the next time it needs a call
  * (CLOCK_MONOTONIC ms), or 0 when none. */
 long long exec_tick(struct exec_proc *p, long long now);
+/* A terminal's new size (the kernel signals SIGWINCH): 0 or -1. */
+int exec_resize(struct exec_proc *p, unsigned short rows, unsigned short cols);
 /* Kill the process group now (TERM, then KILL), e.g. on shutdown. */
 void exec_kill(struct exec_proc *p, long long now);
 /* The command exited and its pipes are closed or abandoned. */

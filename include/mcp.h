@@ -23,6 +23,7 @@ struct mcp_server {
 	char **given; /* each as given, made absolute and cleaned */
 	size_t ndirs;
 	int readonly, readonly_exec; /* the context's modes */
+	const struct settings *set;  /* the front end's (limits); NULL: defaults */
 	int no_commands;             /* run_command hidden */
 	size_t max_result;           /* 0: MCP_RESULT_MAX */
 	int in_fd, out_fd;
@@ -71,5 +72,11 @@ void mcp_handle(struct mcp_server *s, struct arena *a, const char *msg, size_t n
  * why it could not start in err. */
 int mcp_http_serve(const struct mcp_server *s, const struct mcp_http_opts *o,
 		   struct buf *err);
+/* The same in two steps, for a front end that serves it beside its own
+ * work: bind (the listening line to fd 2; the socket, or -1 with why in
+ * err), then serve on it until killed. */
+int mcp_http_listen(const struct mcp_http_opts *o, struct buf *err);
+int mcp_http_run(const struct mcp_server *s, const struct mcp_http_opts *o, int fd,
+		 struct buf *err);
 
 #endif

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -283,14 +284,19 @@ static void close_from(int lo)
  * and exits as the command did. TERM and the like are ignored here, so
  * it stays the root of the tree until the parent kills it last. */
 static void supervise(const struct plan *pl, const char *cwd, char *const env[],
-		      int in, int out, int err, int rep)
+		      int in, int out, int err, int rep, int pty)
 {
 	struct sigaction sa;
 	sigset_t none;
 	pid_t cmd = 0, w;
 	int rc, st = 0;
 
-	setpgid(0, 0);
+	/* A terminal's session leader: the command inherits it as its
+	 * controlling terminal, and this group is its foreground. */
+	if (!pty)
+		setpgid(0, 0);
+	else if (setsid() < 0 || ioctl(in, TIOCSCTTY, 0))
+		_exit(127);
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
@@ -343,7 +349,7 @@ static int start_supervised(pid_t *pid, const struct wfs_exec_opts *o,
 	*pid = fork();
 	if (*pid == 0) {
 		close(rep[0]);
-		supervise(&pl, o->cwd, env, in, out, err, rep[1]);
+		supervise(&pl, o->cwd, env, in, out, err, rep[1], o->pty);
 	}
 	close(rep[1]);
 	arena_free(&pl.a);
@@ -366,6 +372,48 @@ static int start_supervised(pid_t *pid, const struct wfs_exec_opts *o,
 	return -1;
 }
 
+/* A terminal: the master in *m, the slave (to be the command's) in *s. */
+static int pty_open(const struct wfs_exec_opts *o, int *m, int *s)
+{
+	struct winsize ws = {o->pty_rows ? o->pty_rows : 24, o->pty_cols ? o->pty_cols : 80, 0, 0};
+	char name[32];
+	int n, unlock = 0;
+
+	*m = fd_high(open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK));
+	if (*m < 0 || ioctl(*m, TIOCSPTLCK, &unlock) || ioctl(*m, TIOCGPTN, &n))
+		return -1;
+	ioctl(*m, TIOCSWINSZ, &ws);
+	snprintf(name, sizeof(name), "/dev/pts/%d", n);
+	*s = fd_high(open(name, O_RDWR | O_NOCTTY | O_CLOEXEC));
+	return *s < 0 ? -1 : 0;
+}
+
+/* env_add, and TERM when neither it nor the daemon's environment names
+ * one (a container's often does not; curses programs need it). */
+static const char *const *pty_env(const char *const *add, const char **tmp, size_t max)
+{
+	size_t k = 0, i;
+
+	for (i = 0; environ[i]; i++)
+		if (!strncmp(environ[i], "TERM=", 5))
+			return add;
+	for (; add && add[k]; k++) {
+		if (!strncmp(add[k], "TERM=", 5) || k + 2 >= max)
+			return add;
+		tmp[k] = add[k];
+	}
+	tmp[k] = "TERM=xterm-256color";
+	tmp[k + 1] = NULL;
+	return tmp;
+}
+
+int exec_resize(struct exec_proc *p, unsigned short rows, unsigned short cols)
+{
+	struct winsize ws = {rows, cols, 0, 0};
+
+	return p->in_fd < 0 ? -1 : ioctl(p->in_fd, TIOCSWINSZ, &ws);
+}
+
 int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 	       char *err, size_t errlen)
 {
@@ -382,6 +430,8 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 	p->max_output = o->max_output ? o->max_output : EXEC_DEFAULT_MAX_OUTPUT;
 	if (o->timeout_ms > 0)
 		p->deadline_ms = wfs_now_ms() + o->timeout_ms;
+	if ((p->idle_ms = o->idle_ms) > 0)
+		p->idle_at = wfs_now_ms() + o->idle_ms;
 	if (o->cwd && o->root && confine_check(o->root, o->cwd, eb2, sizeof(eb2))) {
 		snprintf(err, errlen, "%s %s: %s", o->cwd_label ? o->cwd_label : "workdir",
 			 o->cwd, eb2);
@@ -395,6 +445,19 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 	if (o->cwd && !S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "chdir %s: not a directory", o->cwd);
 		return -1;
+	}
+	if (o->pty) {
+		const char *tmp[64];
+		const char *const *add = pty_env(o->env_add, tmp, 64);
+
+		if (pty_open(o, &pout[0], &in) || (p->in_fd = fcntl(pout[0], F_DUPFD_CLOEXEC, 3)) < 0)
+			goto fail_errno;
+		if (add && !(env = make_env(add)))
+			goto fail_errno;
+		if (start_supervised(&p->pid, o, env, in, in, in, err, errlen))
+			goto fail;
+		close_fd(&in);
+		goto started;
 	}
 	if (pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC))
 		goto fail_errno;
@@ -416,15 +479,16 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 		goto fail_errno;
 	if (start_supervised(&p->pid, o, env, in, pout[1], perr[1], err, errlen))
 		goto fail;
-	if (env != environ)
-		free(env);
 	close(in);
 	close(pout[1]);
 	close(perr[1]);
-	p->fd[EXEC_OUT] = pout[0];
 	p->fd[EXEC_ERR] = perr[0];
 	fcntl(pout[0], F_SETFL, O_NONBLOCK);
 	fcntl(perr[0], F_SETFL, O_NONBLOCK);
+started:
+	if (env != environ)
+		free(env);
+	p->fd[EXEC_OUT] = pout[0];
 	p->fd[EXEC_PID] = fd_high((int)syscall(SYS_pidfd_open, p->pid, 0));
 	return 0;
 
@@ -491,6 +555,8 @@ static void read_stream(struct exec_proc *p, int i)
 			proc_close(p, i);
 			return;
 		}
+		if (p->idle_at)
+			p->idle_at = wfs_now_ms() + p->idle_ms;
 		if (p->sink) {
 			if (p->sink(p, i - EXEC_OUT, scratch, (size_t)n))
 				return;
@@ -670,6 +736,10 @@ long long exec_tick(struct exec_proc *p, long long now)
 		p->timed_out = 1;
 		exec_kill(p, now);
 	}
+	if (p->idle_at && !p->timed_out && now >= p->idle_at) {
+		p->timed_out = EXEC_IDLE;
+		exec_kill(p, now);
+	}
 	if (p->kill_ms && now >= p->kill_ms) {
 		signal_group(p, SIGKILL);
 		p->kill_ms = 0;
@@ -682,8 +752,10 @@ long long exec_tick(struct exec_proc *p, long long now)
 	}
 	if (exec_done(p))
 		return 0;
-	if (!p->timed_out)
+	if (!p->timed_out) {
 		next = earliest(next, p->deadline_ms);
+		next = earliest(next, p->idle_at);
+	}
 	next = earliest(next, p->kill_ms);
 	if (p->fd[EXEC_OUT] >= 0 || p->fd[EXEC_ERR] >= 0)
 		next = earliest(next, p->abandon_ms);

@@ -592,3 +592,83 @@ matching:
 EOF
 wf check -g "$t/g.yaml" -r 1m30s -s 1.5s -f silent
 check check.duration_forms 0 "$RC"
+
+# ---- the daemon's check op: our binary as a command, answered as exec ----
+mkdir -p "$t/dws"
+printf 'ready\n' >"$t/dws/flag"
+cat >"$t/dws/ok.yaml" <<'EOF2'
+file:
+  flag:
+    exists: true
+    contents: [ready]
+EOF2
+cat >"$t/dws/bad.yaml" <<'EOF2'
+file:
+  missing-file:
+    exists: true
+EOF2
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done; wait 2>/dev/null' EXIT
+cd "$t/dws" || exit 1
+if daemon_start "$t/d.log" --listen off --socket "$t/d.sock"; then
+	dq() { with_timeout 60 "$WICKFS" client --connect "unix:$t/d.sock" --raw "$1"; }
+	check check.daemon_op_pass '{"id":"1","ok":true,"data":{"stdout":"1..2\nok 1 - File: flag: exists: matches expectation: [true]\nok 2 - File: flag: contents: matches expectation: [\"ready\"]\n","stderr":"","exit_code":0}}' \
+		"$(dq '{"id":"1","op":"check","args":["-g","ok.yaml","--format","tap"]}')"
+	check_match check.daemon_op_fail '{"id":"2","ok":true,"data":{"stdout":"1..1\\nnot ok 1 - File: missing-file: exists:*,"exit_code":1}}' \
+		"$(dq '{"id":"2","op":"check","args":["-g","bad.yaml","--format","tap"]}')"
+	check_match check.daemon_op_unloadable '{"id":"3","ok":true,"data":{"stdout":"","stderr":"wickfs check: *nope.yaml*","exit_code":78}}' \
+		"$(dq '{"id":"3","op":"check","args":["-g","nope.yaml"]}')"
+	check check.daemon_op_quoting '{"id":"4","ok":true,"data":{"stdout":"","stderr":"wickfs check: read it'"'"'s.yaml: no such file or directory\n","exit_code":78}}' \
+		"$(dq '{"id":"4","op":"check","args":["-g","it'"'"'s.yaml"]}')"
+	# the client sends it in our form: no wickfs needed in the daemon's PATH
+	# (the reference form would run `wickfs check` through sh)
+	out=$(with_timeout 60 "$WICKFS" -t client --connect "unix:$t/d.sock" check -g bad.yaml -f tap)
+	check check.daemon_client_status 1 "$?"
+	check_match check.daemon_client_output "1..1*not ok 1 - File: missing-file*" "$out"
+	daemon_stop "$DPID"
+else
+	fail check.daemon_start "$(show "$(cat "$t/d.log")")"
+fi
+if DAEMON_WRAP="env WICKFS_READONLY=1" daemon_start "$t/dro.log" --listen off --socket "$t/dro.sock"; then
+	check_match check.daemon_op_readonly '{"id":"5","ok":false,"error":"*refused, WICKFS_READONLY is set*"}' \
+		"$(with_timeout 30 "$WICKFS" client --connect "unix:$t/dro.sock" --raw '{"id":"5","op":"check","args":["-g","ok.yaml"]}')"
+	daemon_stop "$DPID"
+fi
+
+# ---- --serve: goss serve's health endpoint ----
+get() { # METHOD URL: "STATUS BODY-FIRST-LINE"
+	python3 - "$1" "$2" <<'EOF2'
+import http.client, sys, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[2])
+c = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+c.request(sys.argv[1], u.path)
+r = c.getresponse()
+b = r.read().decode()
+print(r.status, b.splitlines()[0] if b else "")
+EOF2
+}
+"$WICKFS" check -g ok.yaml -f tap --serve 127.0.0.1:0 --cache 0s 2>"$t/serve.log" &
+spid=$!
+PIDS+=("$spid")
+url=
+for _ in $(seq 100); do
+	url=$(sed -n 's/.*serving on //p' "$t/serve.log")
+	[ -n "$url" ] && break
+	sleep 0.05
+done
+if [ -n "$url" ]; then
+	check check.serve_pass "200 1..2" "$(get GET "$url")"
+	mv flag flag.away
+	check check.serve_fail "503 1..2" "$(get GET "$url")"
+	mv flag.away flag
+	check check.serve_again "200 1..2" "$(get GET "$url")"
+	check check.serve_other_path "404 " "$(get GET "${url%/healthz}/metrics")"
+	check check.serve_post "405 " "$(get POST "$url")"
+	kill "$spid"
+else
+	fail check.serve "no address said: $(show "$(cat "$t/serve.log")")"
+fi
+"$WICKFS" check -g ok.yaml --serve 127.0.0.1:99999 2>"$t/serve_bad.log"
+check check.serve_bad_address 78 "$?"
+check_match check.serve_bad_address_says "wickfs check: --serve 127.0.0.1:99999: *" "$(cat "$t/serve_bad.log")"
+cd "$t" || exit 1

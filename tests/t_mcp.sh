@@ -279,6 +279,59 @@ check_match mcp.escape.multiple "escape/s.txt: Error - *outside*---*/etc/passwd:
 check mcp.escape.nothing_written "s.txt secret" "$(ls "$outside") $(cat "$outside/s.txt")"
 check_true mcp.escape.a_kept "a.txt was moved" test -f "$d/a.txt"
 
+# ---- every path a tool takes, by every way out ----
+# Each tool that names a path, with each of its path arguments given one
+# way out: up and out, an absolute path outside, a directory symlink, a
+# file symlink, a climb through a subdirectory, /proc's view of the root,
+# an absolute path that climbs out of the allowed one. Every call is
+# refused, nothing outside changes, the secret is never in an answer.
+# The tools that act on a name itself (move, delete, copy over) come
+# last: on "filelink" they may move, delete, copy or replace the link
+# itself (as rename, unlink and cp -P do, never its target: a copy is a
+# link too), which changes what the later calls find there.
+ways=("../outside/s.txt" "$outside/s.txt" "escape/s.txt" "filelink" "sub/../../outside/s.txt"
+	"/proc/self/root$outside/s.txt" "$d/../outside/s.txt")
+# tool|argument|the other arguments (JSON members, may be empty)
+tools=('read_text_file|path|' 'read_file|path|' 'read_media_file|path|'
+	'write_file|path|,"content":"x"' 'edit_file|path|,"edits":[{"oldText":"secret","newText":"x"}]'
+	'create_directory|path|' 'list_directory|path|' 'list_directory_with_sizes|path|'
+	'directory_tree|path|' 'search_files|path|,"pattern":"*"' 'get_file_info|path|'
+	'grep|path|,"pattern":"secret"' 'read_lines|path|' 'diff|path|,"otherPath":"a.txt"'
+	'diff|otherPath|,"path":"a.txt"'
+	'copy_file|source|,"destination":"copied"' 'move_file|source|,"destination":"moved"'
+	'move_file|destination|,"source":"lines.txt"' 'copy_file|destination|,"source":"a.txt"'
+	'delete_file|path|')
+start
+id=400
+declare -A what
+for t in "${tools[@]}"; do
+	IFS='|' read -r tool arg more <<<"$t"
+	for way in "${ways[@]}"; do
+		call $id "$tool" "{\"$arg\":$(jstr "$way")$more}"
+		what[$id]="$tool $arg=$way"
+		id=$((id + 1))
+	done
+done
+serve "$d"
+refused=0 linkops=0 leaked=""
+for ((i = 400; i < id; i++)); do
+	r="$(iserr $i) $(text $i)"
+	case $r,${what[$i]} in
+	"True "*) refused=$((refused + 1)) ;;
+	*,"move_file "*=filelink | *,"copy_file "*=filelink | *,"delete_file path=filelink")
+		linkops=$((linkops + 1)) ;;
+	*) leaked+="${what[$i]} -> $(show "${r:0:80}"); " ;;
+	esac
+	case $(text $i) in
+	*secret*) leaked+="${what[$i]} told the secret; " ;;
+	esac
+done
+check mcp.escape_matrix.all_refused "$((id - 400 - linkops)) refused" "$refused refused${leaked:+: $leaked}"
+check mcp.escape_matrix.outside_unchanged "s.txt secret" "$(ls "$outside") $(cat "$outside/s.txt")"
+rm -rf "$d/moved" "$d/copied" "$d/filelink"
+[ -f "$d/lines.txt" ] || printf 'one\ntwo\nthree\nfour\nfive\n' >"$d/lines.txt"
+ln -s "$outside/s.txt" "$d/filelink"
+
 # ---- resources: files by file:// URI ----
 start
 line '{"jsonrpc":"2.0","id":120,"method":"resources/templates/list"}'
@@ -354,6 +407,12 @@ check_match mcp.readonly.run "True run_command: refused*" "$(iserr 82) $(text 82
 check_true mcp.readonly.nothing "a file was made" test ! -e "$d/ro.txt" -a ! -e "$d/ro2"
 WICKFS_READONLY=1 WICKFS_READONLY_EXEC=1 serve "$d"
 check_match mcp.readonly.exec_allowed "* run_command *" "$(get 1 '" ".join(t["name"] for t in r["tools"])')"
+
+# the front end's settings reach the tools: the file size limit
+start
+call 84 read_text_file '{"path":"a.txt"}'
+WICKFS_MAX_FILE=2 serve "$d"
+check_match mcp.settings.max_file "True read *a.txt: file is * bytes, over the 2-byte limit (WICKFS_MAX_FILE)" "$(iserr 84) $(text 84)"
 
 start
 line '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'

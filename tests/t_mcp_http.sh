@@ -297,6 +297,38 @@ if start origins --allow-origin http://app.example:8080 "$d"; then
 	kill "$pid"
 fi
 
+# the daemon's --mcp-listen: the same transport beside the NDJSON socket,
+# on the daemon's root, with the daemon's token
+printf 'from both sides\n' >"$d/both.txt"
+"$WICKFS" daemon --root "$d" --listen off --socket "$w/dm.sock" --token-file "$w/token" \
+	--mcp-listen 127.0.0.1:0 2>"$w/dm.log" &
+pids+=($!)
+dpid=$!
+url=
+for _ in $(seq 100); do
+	url=$(sed -n 's|.*listening on \(http://[^ ]*\)$|\1|p' "$w/dm.log")
+	[ -n "$url" ] && grep -q ready: "$w/dm.log" && break
+	sleep 0.1
+done
+if [ -n "$url" ]; then
+	http POST "$url" "$INIT" "$JSON" "$ACC"
+	check mcp_http.daemon.no_token_401 401 "$status"
+	http POST "$url" "$INIT" "$JSON" "$ACC" "$TOK"
+	check mcp_http.daemon.initialize 200 "$status"
+	dsid="Mcp-Session-Id: $sid_got"
+	http POST "$url" '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"both.txt"}}}' \
+		"$JSON" "$ACC" "$TOK" "$dsid" "$VER"
+	check mcp_http.daemon.read "from both sides" "$(field result.content.0.text)"
+	check mcp_http.daemon.ndjson_too '{"ok":true,"data":"from both sides\n"}' \
+		"$(with_timeout 30 "$WICKFS" client --connect "unix:$w/dm.sock" --token s3cret-token read both.txt)"
+	kill "$dpid"
+else
+	fail mcp_http.daemon.start "no address said: $(cat "$w/dm.log")"
+fi
+"$WICKFS" daemon --listen off --socket off --mcp-listen 127.0.0.1:99999 2>"$w/dbad.err"
+check mcp_http.daemon.bad_address_exit 1 "$?"
+check_match mcp_http.daemon.bad_address "wickfs daemon: --mcp-listen: *99999*" "$(cat "$w/dbad.err")"
+
 # without a directory there is nothing to serve over HTTP (no roots)
 (cd "$w" && WICKFS_ROOT= "$WICKFS" mcp --listen 127.0.0.1:0 >/dev/null 2>"$w/nodir.err")
 check mcp_http.no_dir.exit 1 "$?"

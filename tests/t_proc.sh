@@ -47,6 +47,14 @@ check proc.exec_op_unstreamed '{"id":"b","ok":true,"data":{"stdout":"hi\n","stde
 	"$(raw '{"id":"b","op":"exec","args":["echo hi"]}')"
 check proc.exec_timeout_keeps_output '{"id":"c","ok":true,"data":{"stdout":"partial\n","stderr":"","exit_code":124,"timed_out":true}}' \
 	"$(raw '{"id":"c","op":"exec","args":["--timeout","1","echo partial; sleep 5"]}')"
+# an idle timeout: silence on both streams this long ends the command;
+# output that keeps coming keeps it alive (each gap well under the limit)
+check proc.idle_timeout_exec '{"id":"i1","ok":true,"data":{"stdout":"a\nb\nc\n","stderr":"","exit_code":124,"timed_out":true}}' \
+	"$(raw '{"id":"i1","op":"exec","idle_timeout":2,"args":["echo a; sleep 0.3; echo b; sleep 0.3; echo c; sleep 30; echo never"]}')"
+out=$(printf '%s\n' '{"id":"i2","op":"exec","stream":true,"idle_timeout":1,"args":["echo x; sleep 30"]}' | raw_in)
+check_match proc.idle_timeout_stream '*{"id":"i2","event":"exit","handle":*,"exit_code":124,*"timed_out":true,"idle":true,*' "$out"
+check proc.idle_timeout_bad '{"id":"i3","ok":false,"error":"field \"idle_timeout\" must be a number of seconds (0 to 1000000)"}' \
+	"$(raw '{"id":"i3","op":"exec","idle_timeout":"x","args":["true"]}')"
 check proc.unknown_op_still '{"id":"d","ok":false,"error":"unknown op: nosuch"}' \
 	"$(raw '{"id":"d","op":"nosuch"}')"
 

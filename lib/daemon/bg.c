@@ -9,8 +9,9 @@
  * event line. When a follower's connection is more than STREAM_HIGH
  * bytes behind, the pipes are left unread, so the command blocks on a
  * full pipe instead of the daemon buffering without end; the
- * connection's drained handler resumes them. A PTY or a file watch
- * would be another watch kind in a file of its own, beside this one.
+ * connection's drained handler resumes them. A process on a terminal
+ * ("pty") has one stream, stdout, the terminal's output; its input goes
+ * to the terminal, and its end of input is the terminal's EOF (^D).
  */
 #include <errno.h>
 #include <signal.h>
@@ -38,14 +39,14 @@ struct bg {
 	struct bg *next, *prev;
 	unsigned handle;
 	pid_t pid;
-	char *tag, *command;
+	char *tag, *command, *session;
 	struct exec_proc proc;
 	struct watch w[EXEC_NFDS], in_w;
 	struct bg_ring ring[2]; /* stdout, stderr */
 	char carry[2][4];       /* a character's first bytes, not yet sent */
 	unsigned char ncarry[2];
 	size_t held; /* the rings' bytes in the budget */
-	int running, paused, forget;
+	int running, paused, forget, pty;
 	int fg; /* a streamed exec whose client still follows: gone at exit */
 	int exit_code, signal, timed_out;
 	struct job *followers; /* attach, streamed exec, wait */
@@ -146,10 +147,14 @@ static void put_status(struct buf *o, const struct bg *b)
 	}
 	buf_puts(o, ",\"command\":");
 	json_cstr(o, b->command);
+	if (b->pty)
+		buf_puts(o, ",\"pty\":true");
 	if (!b->running) {
 		buf_printf(o, ",\"exit_code\":%d,\"signal\":%d,\"timed_out\":", b->exit_code,
 			   b->signal);
 		json_bool(o, b->timed_out);
+		if (b->timed_out == EXEC_IDLE)
+			buf_puts(o, ",\"idle\":true");
 	}
 	buf_printf(o, ",\"stdout_bytes\":%llu,\"stderr_bytes\":%llu", b->ring[0].total,
 		   b->ring[1].total);
@@ -232,6 +237,9 @@ static void resume(struct bg *b)
 	if (!b->paused)
 		return;
 	b->paused = 0;
+	/* blocked by our reader, it was not silent: the idle clock restarts */
+	if (b->proc.idle_ms)
+		b->proc.idle_at = wfs_now_ms() + b->proc.idle_ms;
 	pipes_watch(b, EPOLL_CTL_ADD);
 }
 
@@ -292,6 +300,7 @@ static int bg_sink(struct exec_proc *p, int stream, const char *s, size_t n)
 	buf_free(&c);
 	if (behind && !b->paused) {
 		b->paused = 1;
+		b->proc.idle_at = 0;
 		pipes_watch(b, EPOLL_CTL_DEL);
 	}
 	return b->paused;
@@ -349,6 +358,8 @@ static void exit_answer(struct job *j, struct bg *b)
 		      "\"timed_out\":",
 		   b->handle, b->exit_code, b->signal);
 	json_bool(o, b->timed_out);
+	if (b->timed_out == EXEC_IDLE)
+		buf_puts(o, ",\"idle\":true");
 	buf_printf(o, ",\"stdout_bytes\":%llu,\"stderr_bytes\":%llu}\n", b->ring[0].total,
 		   b->ring[1].total);
 	j->mode = JOB_DONE;
@@ -369,6 +380,8 @@ static void finished(struct bg *b)
 	b->exit_code = res.exit_code;
 	b->signal = res.signal;
 	b->timed_out = res.timed_out;
+	if (b->session)
+		session_collect(b->d, b->session);
 	for (s = 0; s < 2; s++)
 		if (b->ncarry[s])
 			emit_all(b, s, b->ring[s].total - b->ncarry[s], b->carry[s], b->ncarry[s]);
@@ -425,7 +438,11 @@ static void input_write(struct bg *b)
 			return input_done(b, "input: the process closed its stdin");
 		j->in_done += (size_t)n;
 	}
-	if (eof && eof->type == JSON_BOOL && eof->boolean) {
+	if (eof && eof->type == JSON_BOOL && eof->boolean && b->pty) {
+		/* a terminal's end of input is a character, at a line's start */
+		if (write(b->proc.in_fd, "\4", 1) != 1)
+			return input_done(b, "input: the terminal does not take input");
+	} else if (eof && eof->type == JSON_BOOL && eof->boolean) {
 		event_ctl(&b->d->loop, EPOLL_CTL_DEL, b->proc.in_fd, NULL, 0);
 		close(b->proc.in_fd);
 		b->proc.in_fd = -1;
@@ -491,18 +508,27 @@ static void start(struct daemon *d, struct job *j)
 	if (!(b = calloc(1, sizeof(*b))))
 		return answer_fail(j, 1, "out of memory");
 	b->d = d;
-	b->command = strdup(j->exec.command);
+	/* a session's command is shown without the line that wraps it */
+	b->command = strdup(j->session ? strchr(j->exec.command, '\n') + 1 : j->exec.command);
+	/* its state is read when it ends, not when this request is answered */
+	if (j->session && !(b->session = strdup(j->session))) {
+		free(b->command);
+		b->command = NULL;
+	}
+	j->session = NULL;
 	if (tag && tag->type == JSON_STR)
 		b->tag = strdup(tag->str);
 	if (!b->command || exec_start(&b->proc, &j->exec, err, sizeof(err))) {
 		answer_fail(j, 1, b->command ? err : "out of memory");
 		free(b->command);
+		free(b->session);
 		free(b->tag);
 		free(b);
 		return;
 	}
 	b->handle = ++d->bg_seq;
 	b->pid = b->proc.pid;
+	b->pty = j->exec.pty;
 	b->proc.owner = b;
 	b->proc.sink = bg_sink;
 	b->proc.before_close = bg_before_close;
@@ -685,6 +711,19 @@ static void act(struct daemon *d, struct job *j, struct bg *b)
 			kill(-b->pid, sig);
 		schedule(b);
 		return answer_status(j, b, "");
+	case PROC_RESIZE: {
+		const struct json_val *r = json_get(j->req, "rows"), *c = json_get(j->req, "cols");
+		if (!b->pty)
+			return answer_fail(j, 1, "resize: the process has no terminal (start it "
+						 "with \"pty\")");
+		if (!r || !c || r->type != JSON_NUM || c->type != JSON_NUM || r->num < 1 ||
+		    c->num < 1 || r->num > 9999 || c->num > 9999)
+			return answer_fail(j, 1, "resize: give \"rows\" and \"cols\", each 1 to 9999");
+		if (!b->running || exec_resize(&b->proc, (unsigned short)r->num,
+					       (unsigned short)c->num))
+			return answer_fail(j, 1, "resize: the process has exited");
+		return answer_status(j, b, "");
+	}
 	default: /* PROC_KILL: it goes once it has exited */
 		if (!b->running) {
 			answer_status(j, b, "");
@@ -791,6 +830,7 @@ void bg_free_dead(struct daemon *d)
 		wfs_budget_sub(&d->mem, b->held);
 		free(b->tag);
 		free(b->command);
+		free(b->session);
 		free(b);
 	}
 }

@@ -160,6 +160,7 @@ static void teardown(struct daemon *d)
 	if (d->pool && !d->inflight)
 		pool_stop(d->pool);
 	job_cache_free(d);
+	session_free_all(d);
 	if (d->loop.ep >= 0)
 		close(d->loop.ep);
 	if (d->wake_fd >= 0)

@@ -43,11 +43,13 @@ enum proc_op {
 	PROC_SIGNAL,
 	PROC_WAIT,
 	PROC_KILL,
+	PROC_RESIZE,
 	PROC_WATCH, /* watch.c's, from here on */
 	PROC_UNWATCH,
 };
 
 struct bg;
+struct session;
 struct watcher;
 
 struct job {
@@ -110,6 +112,7 @@ struct job {
 	/* bg.c's: what the connection had to send is sent, or it closed
 	 * (j->abandon) */
 	void (*drained)(struct job *j);
+	const char *session; /* a command's session: its state read at the end */
 };
 
 /* job.c: jobs, recycled, and their completion. */
@@ -124,6 +127,18 @@ void job_release(struct job *j);
 void job_complete(struct daemon *d, struct job *j);
 /* Answer with an error line now. */
 void job_fail_now(struct daemon *d, struct job *j, const char *msg);
+
+/* session.c: a command's working directory and environment, kept. */
+/* The session named v for this request: its directory and variables in,
+ * a command wrapped to hand its own back. Answers the job on an error. */
+void session_apply(struct job *j, const struct json_val *v);
+/* Read back what the session's command left (its end). */
+void session_collect(struct daemon *d, const char *name);
+/* The ops "session" and "session_close": 1 when op is one (answered). */
+int session_op(struct job *j, const char *op, const struct json_val *v);
+void session_free_all(struct daemon *d);
+/* Our own binary's path (NULL with msg set), resolved once. */
+const char *session_self(struct daemon *d, char *msg, size_t n);
 
 /* request.c: parsing. */
 /* Parse one line into a job: JOB_DONE with a response (errors), or a job
@@ -212,9 +227,12 @@ struct daemon {
 	struct job *dead_jobs;
 	struct job *job_cache; /* recycled jobs (job.c) */
 	int njob_cache;
-	const char *root;      /* WICKFS_ROOT, resolved; NULL: none */
-	struct wfs_budget mem; /* --max-memory: what is held, both ways */
-	struct log_rate flood; /* daemon_log_rate's, for refusals */
+	const char *root;         /* WICKFS_ROOT, resolved; NULL: none */
+	struct wfs_budget mem;    /* --max-memory: what is held, both ways */
+	struct log_rate flood;    /* daemon_log_rate's, for refusals */
+	struct session *sessions; /* session.c */
+	int nsessions;
+	char *session_dir, *session_self;
 };
 
 /* Answers up to this size may use the whole memory budget; bigger ones

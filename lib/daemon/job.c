@@ -85,6 +85,8 @@ void job_complete(struct daemon *d, struct job *j)
 	if (j->mode != JOB_DONE || j->running)
 		return;
 	job_release(j);
+	if (j->session)
+		session_collect(d, j->session);
 	if (d->o->verbose)
 		daemon_log("id=%s answered in %lld ms", j->id,
 			   wfs_now_ms() - j->started_ms);

@@ -128,7 +128,7 @@ static void parse_cmd(struct job *j, const struct json_val *v)
 /* The ops on processes, in enum proc_op's order: bg.c runs them, watch.c
  * the last two. */
 static const char *const proc_ops[] = {"exec", "start", "list", "output", "attach", "input",
-				       "signal", "wait", "kill", "watch", "unwatch", NULL};
+				       "signal", "wait", "kill", "resize", "watch", "unwatch", NULL};
 
 /* Which process op v is, or -1: exec with "stream" true, or one of the
  * others when no applet has its name. */
@@ -142,6 +142,32 @@ static int proc_op_of(const struct json_val *v, const char *name)
 	if (!proc_ops[k] || (k == PROC_EXEC && !(st && st->type == JSON_BOOL && st->boolean)))
 		return -1;
 	return k == PROC_EXEC || !applet_find(name) ? k : -1;
+}
+
+/* "pty": true, or {"rows":R,"cols":C} (24x80 by default). */
+static void parse_pty(struct job *j, const struct json_val *p)
+{
+	const struct json_val *n[2];
+	int i;
+
+	if (!p || p->type == JSON_NULL || (p->type == JSON_BOOL && !p->boolean))
+		return;
+	if (p->type == JSON_OBJ || p->type == JSON_BOOL) {
+		n[0] = json_get(p, "rows");
+		n[1] = json_get(p, "cols");
+		for (i = 0; i < 2; i++)
+			if (n[i] && (n[i]->type != JSON_NUM || n[i]->num < 1 || n[i]->num > 9999))
+				break;
+		if (i == 2 && !j->in) {
+			j->exec.pty = 1;
+			j->exec.pty_rows = n[0] ? (unsigned short)n[0]->num : 0;
+			j->exec.pty_cols = n[1] ? (unsigned short)n[1]->num : 0;
+			return;
+		}
+	}
+	answer_fail(j, 1, j->in ? "pty: a terminal's input comes through the \"input\" op, "
+				  "not \"stdin\""
+				: "pty: give true or {\"rows\":R,\"cols\":C}, each 1 to 9999");
 }
 
 /* Its fields are bg.c's to read, from a copy of the request in the
@@ -165,6 +191,40 @@ static void parse_proc_op(struct job *j, const struct json_val *v, int k)
 	/* a background process has no deadline unless one is asked for */
 	j->exec.timeout_ms = k == PROC_EXEC || (t && t->type == JSON_NUM) ? j->timeout_s * 1000 : 0;
 	j->exec.in_pipe = k == PROC_START;
+	parse_pty(j, json_get(v, "pty"));
+}
+
+/* A CLI-only applet a request may ask for: our binary as a command, each
+ * argument single-quoted. */
+static void spawn_applet(struct job *j, const struct applet *a, const struct json_val *args)
+{
+	char msg[300];
+	const char *self = session_self(j->d, msg, sizeof(msg));
+	struct buf c;
+	size_t i;
+
+	if (!self)
+		return answer_fail(j, 1, msg);
+	if (args && args->type != JSON_NULL && args->type != JSON_ARR)
+		return answer_fail(j, 1, "args must be an array of strings");
+	buf_init(&c);
+	buf_printf(&c, "'%s' %s", self, a->name);
+	for (i = 0; args && args->type == JSON_ARR && i < args->len; i++) {
+		const char *s = args->items[i].str;
+		if (args->items[i].type != JSON_STR) {
+			buf_free(&c);
+			return answer_fail(j, 1, "args must be an array of strings");
+		}
+		buf_puts(&c, " '");
+		for (; *s; s++)
+			buf_puts(&c, *s == '\'' ? "'\\''" : (char[2]){*s, 0});
+		buf_putc(&c, '\'');
+	}
+	j->exec.command = c.oom ? NULL : arena_strdup(&j->arena, c.p);
+	buf_free(&c);
+	if (!j->exec.command)
+		return answer_fail(j, 1, "out of memory");
+	j->mode = JOB_EXEC_APPLET;
 }
 
 static void parse_op(struct job *j, const struct json_val *v)
@@ -174,8 +234,12 @@ static void parse_op(struct job *j, const struct json_val *v)
 	int proc = proc_op_of(v, op->str);
 	size_t i;
 
+	if (a && (a->flags & APPLET_DAEMON_SPAWN))
+		return spawn_applet(j, a, args);
 	if (a && (a->flags & APPLET_CLI_ONLY))
 		a = NULL;
+	if (!a && proc < 0 && session_op(j, op->str, v))
+		return;
 	if (!a && proc < 0) {
 		char msg[300];
 		snprintf(msg, sizeof(msg), "unknown op: %.200s", op->str);
@@ -292,6 +356,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	const struct json_val *m;
 	struct json_val v;
 	char err[256];
+	const struct json_val *sv;
 	int spawns;
 
 	if (json_parse(&j->arena, line, len, &v, err, sizeof(err))) {
@@ -356,7 +421,15 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		if (j->mode != JOB_PROC)
 			j->exec.timeout_ms = j->timeout_s * 1000;
 		j->exec.max_output = j->set.max_output;
+		m = json_get(&v, "idle_timeout");
+		if (m && m->type != JSON_NULL && (m->type != JSON_NUM || m->num < 0 || m->num > 1e6))
+			return answer_fail(j, 1, "field \"idle_timeout\" must be a number of seconds "
+						 "(0 to 1000000)");
+		j->exec.idle_ms = m && m->type == JSON_NUM ? (long long)(m->num * 1000) : 0;
 	}
+	if (j->native && j->mode != JOB_DONE && (sv = json_get(&v, "session")) &&
+	    sv->type != JSON_NULL)
+		session_apply(j, sv);
 }
 
 /* Small file operations run on the loop thread itself: a handoff to a

@@ -763,18 +763,16 @@ static int is_loopback(const struct sockaddr_storage *ss)
 	return !memcmp(a, one, 16) || (!memcmp(a, v4, 12) && a[12] == 127);
 }
 
-int mcp_http_serve(const struct mcp_server *s, const struct mcp_http_opts *o, struct buf *err)
+int mcp_http_listen(const struct mcp_http_opts *o, struct buf *err)
 {
-	struct http h = {0};
 	struct sockaddr_storage ss;
 	socklen_t len;
-	pthread_attr_t at;
 	char e[200], shown[80];
 	int fd, one = 1;
 
 	if (netaddr_parse(o->listen, 1, &ss, &len, e, sizeof(e))) {
 		buf_printf(err, "--listen %s: %s\n", o->listen, e);
-		return 1;
+		return -1;
 	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
@@ -783,8 +781,32 @@ int mcp_http_serve(const struct mcp_server *s, const struct mcp_http_opts *o, st
 		buf_printf(err, "--listen %s: %s\n", o->listen, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return 1;
+		return -1;
 	}
+	netaddr_format((struct sockaddr *)&ss, shown, sizeof(shown));
+	/* the port chosen for :0 is known only now: tests and scripts read it */
+	buf_printf(err, "wickfs mcp: listening on http://%s/mcp\n", shown);
+	bytes_write_all(2, err->p, err->len);
+	buf_reset(err);
+	return fd;
+}
+
+int mcp_http_serve(const struct mcp_server *s, const struct mcp_http_opts *o, struct buf *err)
+{
+	int fd = mcp_http_listen(o, err);
+
+	return fd < 0 ? 1 : mcp_http_run(s, o, fd, err);
+}
+
+int mcp_http_run(const struct mcp_server *s, const struct mcp_http_opts *o, int fd,
+		 struct buf *err)
+{
+	struct http h = {0};
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	pthread_attr_t at;
+
+	getsockname(fd, (struct sockaddr *)&ss, &len);
 	h.base = s;
 	h.o = o;
 	h.loopback = is_loopback(&ss);
@@ -792,11 +814,6 @@ int mcp_http_serve(const struct mcp_server *s, const struct mcp_http_opts *o, st
 	pthread_attr_init(&at);
 	pthread_attr_setstacksize(&at, THREAD_STACK);
 	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-	netaddr_format((struct sockaddr *)&ss, shown, sizeof(shown));
-	/* the port chosen for :0 is known only now: tests and scripts read it */
-	buf_printf(err, "wickfs mcp: listening on http://%s/mcp\n", shown);
-	bytes_write_all(2, err->p, err->len);
-	buf_reset(err);
 	for (;;) {
 		struct timeval idle = {IDLE_SECONDS, 0};
 		struct conn *c;

@@ -510,6 +510,8 @@ static void tools_call(struct mcp_server *s, struct arena *a, const struct json_
 	if (args && args->type != JSON_OBJ && args->type != JSON_NULL)
 		return send_error(s, id, -32602, "Invalid params: arguments must be an object");
 	wfs_ctx_init_root(&ctx, a, NULL);
+	if (s->set)
+		ctx.set = s->set;
 	ctx.readonly = s->readonly;
 	ctx.readonly_exec = s->readonly_exec;
 	c.s = s;

@@ -7,6 +7,7 @@
 #
 #   lib/re/mktables.py [UCD-DIR] > lib/re/unitab.c
 import sys
+import zlib
 
 UCD = sys.argv[1] if len(sys.argv) > 1 else "/usr/share/unicode"
 
@@ -84,17 +85,6 @@ for name, rs in tables:
     for lo, hi in rs:
         stream += varint(lo - prev) + varint(hi - lo)
         prev = hi + 1
-w("const unsigned char re_unidata[%d] = {" % len(stream))
-line = "\t"
-for b in stream:
-    item = "%d," % b
-    if len(line) + len(item) > 78:
-        w(line.rstrip())
-        line = "\t"
-    line += item
-w(line.rstrip())
-w("};")
-w("")
 # names, NUL-separated, and for each table three 16-bit numbers: where
 # its name and its data start, and how many ranges it has
 names, noff = "", []
@@ -102,15 +92,24 @@ for name, off, n in index:
     noff.append(len(names))
     names += name + "\0"
 assert len(stream) < 65536 and len(names) < 65536
-w("const char re_uninames[] =")
-line = '\t"'
-for name, _, _ in index:
-    item = name + "\\0"
-    if len(line) + len(item) > 76:
-        w(line + '"')
-        line = '\t"'
+# The names and the ranges, deflated (zlib format): \p{...} is rare, so
+# the program inflates them at its first use (lib/re/parse.c) and the
+# file carries 5 KB instead of 11.
+blob = names.encode() + bytes(stream)
+z = zlib.compress(blob, 9)
+w("/* re_uninames (%d bytes) then re_unidata (%d), deflated */" % (len(names), len(stream)))
+w("const unsigned char re_unitab_z[%d] = {" % len(z))
+line = "\t"
+for b in z:
+    item = "%d," % b
+    if len(line) + len(item) > 78:
+        w(line.rstrip())
+        line = "\t"
     line += item
-w(line + '";')
+w(line.rstrip())
+w("};")
+w("const unsigned re_unitab_zlen = %d, re_unitab_len = %d, re_uninames_len = %d;"
+  % (len(z), len(blob), len(names)))
 w("")
 w("/* categories first (two-letter names, sorted), then scripts */")
 w("const struct re_unitab re_unitabs[%d] = {" % len(index))

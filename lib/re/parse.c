@@ -6,10 +6,12 @@
  * compiler then never sees a flag.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include "re_int.h"
 
 enum {
@@ -259,9 +261,25 @@ static uint32_t read_varint(const unsigned char **p)
 	return v | (uint32_t) * (*p)++ << shift;
 }
 
+/* The Unicode names and ranges, inflated at the first \p (for the
+ * process's life; NULL when memory ran out). */
+static const unsigned char *unitab;
+static pthread_once_t unitab_once = PTHREAD_ONCE_INIT;
+
+static void unitab_load(void)
+{
+	unsigned char *p = malloc(re_unitab_len);
+	uLongf n = re_unitab_len;
+
+	if (p && uncompress(p, &n, re_unitab_z, re_unitab_zlen) == Z_OK && n == re_unitab_len)
+		unitab = p;
+	else
+		free(p);
+}
+
 static void add_table(const struct re_unitab *u, struct rclass *t)
 {
-	const unsigned char *d = re_unidata + u->data;
+	const unsigned char *d = unitab + re_uninames_len + u->data;
 	uint32_t lo, prev = 0;
 	int i;
 
@@ -274,7 +292,8 @@ static void add_table(const struct re_unitab *u, struct rclass *t)
 }
 
 /* \p{name}: Any, a general category (one letter: the union of its
- * two-letter ones) or a script, names as Go spells them. */
+ * two-letter ones) or a script, names as Go spells them. 0: no such
+ * class; -1: out of memory. */
 static int unicode_class(const char *name, size_t n, struct rclass *t)
 {
 	const struct re_unitab *u;
@@ -285,9 +304,12 @@ static int unicode_class(const char *name, size_t n, struct rclass *t)
 		class_add(t, 0, 0x10ffff);
 		return 1;
 	}
+	pthread_once(&unitab_once, unitab_load);
+	if (!unitab)
+		return -1;
 	for (i = 0; i < re_nunitab; i++) {
 		u = &re_unitabs[i];
-		un = re_uninames + u->name;
+		un = (const char *)unitab + u->name;
 		if (n == 1 && i < re_ncat && un[0] == name[0]) {
 			add_table(u, t);
 			found = 1;
@@ -355,6 +377,7 @@ static int parse_uniclass(struct parser *p, size_t start, int neg,
 {
 	const char *name;
 	size_t n;
+	int k;
 	struct rclass t = {0};
 	const char *end;
 
@@ -378,11 +401,12 @@ static int parse_uniclass(struct parser *p, size_t start, int neg,
 			    p->pat[start + 1]),
 		       ESC_ERR;
 	}
-	if (!unicode_class(name, n, &t)) {
+	if ((k = unicode_class(name, n, &t)) <= 0) {
 		class_free(&t);
 		return perr(p, start,
-			    "unknown Unicode class `%.*s` (not a general "
-			    "category or script)",
+			    k ? "out of memory for the Unicode tables at `%.*s`"
+			      : "unknown Unicode class `%.*s` (not a general "
+				"category or script)",
 			    (int)(p->pos - start), p->pat + start),
 		       ESC_ERR;
 	}
