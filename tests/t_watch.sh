@@ -221,7 +221,7 @@ else
 	kill -INT "$WPID"
 	check_true watch.client_sigint_exits "" gone "$WPID"
 fi
-check watch.client_no_path '{"ok":false,"error":"watch : give the \"path\" to watch"}' \
+check watch.client_no_path '{"ok":false,"error":"watch : No such file or directory"}' \
 	"$(with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" watch 2>&1)"
 
 # ---- a burst of 10,000 creations, read slowly ----
@@ -252,7 +252,7 @@ burst() {
 			seen[${BASH_REMATCH[1]}]=1
 		elif [[ $line =~ \"dropped\":([0-9]+) ]]; then
 			dropped=$((dropped + BASH_REMATCH[1]))
-		elif [[ $line == *'"kernel":true'* ]]; then
+		elif [[ $line == *'"dropped":-1'* ]]; then
 			ACCOUNTED=kernel
 			break
 		fi

@@ -8,7 +8,7 @@
  * Nothing is queued here: while the connection is more than STREAM_HIGH
  * behind, the descriptor is left unread and the kernel's queue holds
  * the events (fs.inotify.max_queued_events); its overflow is reported
- * as {"event":"overflow","dropped":-1,"kernel":true}. Only the entries
+ * as {"event":"overflow","dropped":-1}. Only the entries
  * of a new directory, reported when it is found, can outrun that: past
  * WATCH_BURST lines while behind they are counted, and the count goes
  * out as an overflow event once the reader caught up.
@@ -17,10 +17,16 @@
  * inotify as /proc/self/fd/N, so no symlink swapped in on the way leads
  * out. Paths are kept as (parent, name) per watch descriptor, so a
  * directory renamed inside the tree reports its new paths.
+ *
+ * Modifies need no coalescing here: inotify merges an event identical
+ * to the last one still queued, so the writes to a file made before the
+ * daemon reads are one IN_MODIFY, and two alike are never neighbours in
+ * one read.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +63,7 @@ struct watcher {
 	int ndirs;
 	struct buf line, path;
 	/* an IN_MOVED_FROM waiting for its IN_MOVED_TO */
-	char *from;
+	char from[NAME_MAX + 1]; /* "": none */
 	int from_wd, from_dir;
 	unsigned cookie;
 };
@@ -143,9 +149,10 @@ static void change(struct watcher *x, const char *kind, int wd, const char *name
 	x->events += end(x);
 }
 
-static void overflow(struct watcher *x, long long n, const char *more)
+/* N dropped; -1: the kernel's queue overflowed, how many is unknown */
+static void overflow(struct watcher *x, long long n)
 {
-	buf_printf(begin(x, "overflow"), ",\"dropped\":%lld%s", n, more);
+	buf_printf(begin(x, "overflow"), ",\"dropped\":%lld", n);
 	end(x);
 }
 
@@ -258,13 +265,12 @@ static void flush_from(struct watcher *x)
 {
 	int sub;
 
-	if (!x->from)
+	if (!*x->from)
 		return;
 	change(x, "delete", x->from_wd, x->from, x->from_dir);
 	if ((sub = child(x, x->from_wd, x->from)))
 		drop_tree(x, sub);
-	free(x->from);
-	x->from = NULL;
+	*x->from = 0;
 }
 
 /* {"id","ok":true,"data":{"watch":N,"events":N,"dropped":N}} */
@@ -308,10 +314,10 @@ static void one(struct watcher *x, const struct inotify_event *e)
 	char why[300];
 
 	/* first, as it may unwatch the directory of this event */
-	if (x->from && !((e->mask & IN_MOVED_TO) && e->cookie == x->cookie))
+	if (*x->from && !((e->mask & IN_MOVED_TO) && e->cookie == x->cookie))
 		flush_from(x);
 	if (e->mask & IN_Q_OVERFLOW)
-		return overflow(x, -1, ",\"kernel\":true");
+		return overflow(x, -1);
 	if (e->wd <= 0 || e->wd >= x->ndirs || !x->dirs[e->wd].name)
 		return; /* a directory no longer watched */
 	if (name && reserved(name))
@@ -327,21 +333,20 @@ static void one(struct watcher *x, const struct inotify_event *e)
 		return;
 	}
 	if (e->mask & IN_MOVED_FROM) {
-		x->from = strdup(name);
+		snprintf(x->from, sizeof(x->from), "%s", name);
 		x->from_wd = e->wd;
 		x->from_dir = dir;
 		x->cookie = e->cookie;
 		return;
 	}
-	if ((e->mask & IN_MOVED_TO) && x->from) {
+	if ((e->mask & IN_MOVED_TO) && *x->from) {
 		change(x, "move", e->wd, name, dir);
 		if ((sub = child(x, x->from_wd, x->from))) {
 			x->dirs[sub].parent = e->wd;
 			free(x->dirs[sub].name);
 			x->dirs[sub].name = strdup(name);
 		}
-		free(x->from);
-		x->from = NULL;
+		*x->from = 0;
 		return;
 	}
 	kind = e->mask & IN_MODIFY ? "modify" : (e->mask & IN_DELETE ? "delete" : "create");
@@ -360,18 +365,13 @@ static void watch_event(struct watch *w, unsigned events)
 {
 	struct watcher *x = w->data;
 	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
-	const struct inotify_event *e, *prev;
+	const struct inotify_event *e;
 	ssize_t n = 0, off;
 
 	(void)events;
 	while (x->fd >= 0 && !x->paused && (n = read(x->fd, buf, sizeof(buf))) > 0)
-		for (off = 0, prev = NULL; x->fd >= 0 && off < n; off += (ssize_t)(sizeof(*e) + e->len)) {
+		for (off = 0; x->fd >= 0 && off < n; off += (ssize_t)(sizeof(*e) + e->len)) {
 			e = (const struct inotify_event *)(buf + off);
-			/* a file written in many calls: one modify per batch */
-			if (prev && (e->mask & prev->mask & IN_MODIFY) && e->wd == prev->wd &&
-			    e->len == prev->len && !memcmp(e->name, prev->name, e->len))
-				continue;
-			prev = e;
 			one(x, e);
 		}
 	if (n < 0 && errno == EAGAIN)
@@ -391,7 +391,7 @@ static void watch_drained(struct job *j)
 		return;
 	x->paused = 0;
 	if (x->unsent)
-		overflow(x, (long long)x->unsent, "");
+		overflow(x, (long long)x->unsent);
 	x->unsent = 0;
 	if (!x->paused)
 		event_ctl(&x->d->loop, EPOLL_CTL_ADD, x->fd, &x->w, EPOLLIN);
@@ -402,18 +402,18 @@ static int start(struct daemon *d, struct job *j)
 {
 	const struct json_val *p = json_get(j->req, "path"), *r = json_get(j->req, "recursive");
 	const char *path = p && p->type == JSON_STR ? p->str : "";
+	const char *pre = "";
 	struct watcher *x = NULL;
 	char err[700], why[600] = "";
 	struct stat st;
 	int fd = -1;
 
-	if (!*path)
-		strcpy(why, "give the \"path\" to watch");
-	else if (d->nwatch >= WATCH_MAX)
-		snprintf(why, sizeof(why), "%d watches are open, the daemon's limit", WATCH_MAX);
-	else if ((fd = d->root ? confine_open(d->root, -1, path, O_RDONLY | O_NONBLOCK, why, sizeof(why))
-			       : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0 &&
+	errno = ENOENT; /* no path */
+	if (d->nwatch >= WATCH_MAX)
+		strcpy(why, "64 watches are open, the daemon's limit"); /* WATCH_MAX */
+	else if (*path && (fd = d->root ? confine_open(d->root, -1, path, O_RDONLY | O_NONBLOCK, why, sizeof(why)) : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0 &&
 		 (x = calloc(1, sizeof(*x))) && (x->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) >= 0) {
+		pre = "inotify: ";
 		x->d = d;
 		x->j = j;
 		x->top_dir = !fstat(fd, &st) && S_ISDIR(st.st_mode);
@@ -421,10 +421,9 @@ static int start(struct daemon *d, struct job *j)
 		/* the top's name is the path as given, "." as none */
 		if ((x->top = add(x, fd, 0, strcmp(path, ".") ? path : "")) > 0)
 			goto run;
-		snprintf(why, sizeof(why), "inotify: %s", strerror(errno));
 		close(x->fd);
 	}
-	snprintf(err, sizeof(err), "watch %.300s: %s", path, *why ? why : strerror(errno));
+	snprintf(err, sizeof(err), "watch %.300s: %s%s", path, pre, *why ? why : strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	free(x);
@@ -487,7 +486,6 @@ void watch_free_dead(struct daemon *d)
 			free(x->dirs[i].name);
 		wfs_budget_sub(&d->mem, (size_t)x->ndirs * DIR_COST);
 		free(x->dirs);
-		free(x->from);
 		buf_free(&x->line);
 		buf_free(&x->path);
 		free(x);
