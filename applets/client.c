@@ -301,7 +301,8 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 
 /* The process commands: exec --stream, start, ps, logs [-f], kill, attach;
  * and watch [-r] PATH. */
-static const char *const proc_cmds[] = {"exec", "start", "ps", "logs", "kill", "attach", "watch", NULL};
+static const char *const proc_cmds[] = {"exec", "start", "ps", "logs",
+					"kill", "attach", "watch", NULL};
 
 /* A handle's field: "handle":N for a number, else "tag":NAME. */
 static void handle_field(struct buf *line, const char *h)

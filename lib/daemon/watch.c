@@ -166,7 +166,8 @@ static int add(struct watcher *x, int fd, int parent, const char *name)
 	int wd, n;
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	wd = inotify_add_watch(x->fd, proc, parent ? MASK_SUB | IN_ONLYDIR : MASK_SUB | IN_DELETE_SELF | IN_MOVE_SELF);
+	wd = inotify_add_watch(x->fd, proc,
+			       parent ? MASK_SUB | IN_ONLYDIR : MASK_SUB | IN_DELETE_SELF | IN_MOVE_SELF);
 	if (wd >= x->ndirs) {
 		struct watch_dir *p;
 		n = wd * 2 + 8;
@@ -279,7 +280,8 @@ static void summary(struct job *j, const struct watcher *x)
 	buf_reset(&j->resp);
 	buf_puts(&j->resp, "{\"id\":");
 	json_str(&j->resp, j->id, j->id_len);
-	buf_printf(&j->resp, ",\"ok\":true,\"data\":{\"watch\":%u,\"events\":%llu,\"dropped\":%llu}}\n",
+	buf_printf(&j->resp,
+		   ",\"ok\":true,\"data\":{\"watch\":%u,\"events\":%llu,\"dropped\":%llu}}\n",
 		   x->num, x->events, x->dropped);
 	j->mode = JOB_DONE;
 }
@@ -411,8 +413,11 @@ static int start(struct daemon *d, struct job *j)
 	errno = ENOENT; /* no path */
 	if (d->nwatch >= WATCH_MAX)
 		strcpy(why, "64 watches are open, the daemon's limit"); /* WATCH_MAX */
-	else if (*path && (fd = d->root ? confine_open(d->root, -1, path, O_RDONLY | O_NONBLOCK, why, sizeof(why)) : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0 &&
-		 (x = calloc(1, sizeof(*x))) && (x->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) >= 0) {
+	else if (*path &&
+		 (fd = d->root ? confine_open(d->root, -1, path, O_RDONLY | O_NONBLOCK, why, sizeof(why))
+			       : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0 &&
+		 (x = calloc(1, sizeof(*x))) &&
+		 (x->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) >= 0) {
 		pre = "inotify: ";
 		x->d = d;
 		x->j = j;
