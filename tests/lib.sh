@@ -23,6 +23,15 @@
 #                              guard checks that copy the binary alone
 #                              into an empty root
 #
+# Fixtures shared by several scripts:
+#
+#   fsops_fixture DIR          cd into DIR/w (made) holding f.txt (0640, a
+#                              fixed mtime), lnk -> f.txt, sd (a 1755
+#                              directory) and dangle (a dangling link): the
+#                              start of t_exists, t_mkdir, t_rm, t_mv, t_cp,
+#                              t_append, t_symlink, t_readlink, t_chmod and
+#                              t_fsops, with DIR=$TEST_TMP/fsops
+#
 # Processes and daemons (t_daemon, t_exec, t_faults, t_fsops, ...):
 #
 #   PIDS+=(PID)                a background process kill_pids ends
@@ -252,6 +261,18 @@ tree_state() {
 		find . -mindepth 1 -path ./.wickfs -prune -o -printf '%P\t%y %m %T@ %l\0' | sort -z | tr '\n\0' '?\n'
 		find . -path ./.wickfs -prune -o -type f -print0 | sort -z | xargs -0 -r md5sum
 	)
+}
+
+fsops_fixture() {
+	mkdir -p "$1/w"
+	cd "$1/w" || exit 1
+	printf 'hello\n' >f.txt
+	chmod 0640 f.txt
+	touch -d '2021-03-04 05:06:07.123456789 UTC' f.txt
+	ln -s f.txt lnk
+	mkdir -p sd
+	chmod 1755 sd
+	ln -s nowhere dangle
 }
 
 # ---- processes and daemons ----
