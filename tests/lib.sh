@@ -31,6 +31,15 @@
 #                              start of t_exists, t_mkdir, t_rm, t_mv, t_cp,
 #                              t_append, t_symlink, t_readlink, t_chmod and
 #                              t_fsops, with DIR=$TEST_TMP/fsops
+#   transfer_fixture DIR       cd into DIR (made) holding rand.bin (3 MB of
+#                              random bytes) and src/, a tree with a link, an
+#                              empty directory and a .wickfs: t_download,
+#                              t_upload, t_transfer
+#   download_tree SRC TGZ      `download --tree SRC` in 1 MB chunks (each
+#                              after the first with --remove) into TGZ; sets
+#                              SPOOL to the spool's path; 1 on an error
+#   out_field KEY              a field of the last envelope (OUT), crudely:
+#                              "KEY":number|word or "KEY":"string" (no \")
 #
 # Processes and daemons (t_daemon, t_exec, t_faults, t_fsops, ...):
 #
@@ -225,6 +234,8 @@ err_msg() {
 	printf '%s' "${m%$'"}\n'}"
 }
 
+out_field() { printf '%s' "$OUT" | sed -n 's/.*"'"$1"'":\("[^"]*"\|[0-9a-z]*\).*/\1/p' | tr -d '"'; }
+
 # Octal permission bits of a file.
 mode_of() { stat -c %a "$1"; }
 
@@ -273,6 +284,32 @@ fsops_fixture() {
 	mkdir -p sd
 	chmod 1755 sd
 	ln -s nowhere dangle
+}
+
+transfer_fixture() {
+	mkdir -p "$1"
+	cd "$1" || exit 1
+	head -c 3000000 /dev/urandom >rand.bin
+	mkdir -p src/sub "src/with space" src/.wickfs
+	printf 'a' >src/a
+	printf 'in .wickfs' >src/.wickfs/state
+	ln -s a src/sub/l
+	cp rand.bin src/sub/r.bin
+}
+
+download_tree() {
+	local off
+	wf download --tree --limit 1000000 "$1"
+	[ "$RC" = 0 ] || return 1
+	SPOOL=$(out_field path)
+	out_field data | base64 -d >"$2"
+	off=$(out_field bytes)
+	while [ "$(out_field eof)" != true ]; do
+		wf download --remove --offset "$off" --limit 1000000 "$SPOOL"
+		[ "$RC" = 0 ] || return 1
+		out_field data | base64 -d >>"$2"
+		off=$((off + $(out_field bytes)))
+	done
 }
 
 # ---- processes and daemons ----
