@@ -38,6 +38,13 @@
 #   download_tree SRC TGZ      `download --tree SRC` in 1 MB chunks (each
 #                              after the first with --remove) into TGZ; sets
 #                              SPOOL to the spool's path; 1 on an error
+#   snapshot_store STORE ID TAG FILE...
+#                              a snapshot store made by hand, in the format
+#                              lib/snapshot.c describes: snaps/ID lists the
+#                              FILEs (regular files of the working directory,
+#                              plain names, given sorted) with their modes,
+#                              times and sizes, objects/ holds their contents
+#                              (t_restore, t_snapshots)
 #   out_field KEY              a field of the last envelope (OUT), crudely:
 #                              "KEY":number|word or "KEY":"string" (no \")
 #
@@ -232,6 +239,22 @@ expect_error_in() {
 err_msg() {
 	local m=${OUT#'{"ok":false,"error":"'}
 	printf '%s' "${m%$'"}\n'}"
+}
+
+snapshot_store() {
+	local store=$1 id=$2 tag=$3 f sha mode sec size
+	shift 3
+	mkdir -p "$store/objects" "$store/snaps"
+	{
+		printf 'wickfs-snapshot 1 %s %s\n' "$(date +%s)" "$tag"
+		for f in "$@"; do
+			sha=$(sha256sum <"$f" | cut -c1-64)
+			mkdir -p "$store/objects/${sha:0:2}"
+			gzip -c <"$f" >"$store/objects/${sha:0:2}/${sha:2}"
+			read -r mode sec size < <(stat -c '%a %Y %s' "$f")
+			printf 'f %s %s 0 %s %s %s\n' "$mode" "$sec" "$size" "$sha" "$f"
+		done
+	} | gzip -c >"$store/snaps/$id"
 }
 
 out_field() { printf '%s' "$OUT" | sed -n 's/.*"'"$1"'":\("[^"]*"\|[0-9a-z]*\).*/\1/p' | tr -d '"'; }
