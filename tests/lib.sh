@@ -45,6 +45,28 @@
 #                              plain names, given sorted) with their modes,
 #                              times and sizes, objects/ holds their contents
 #                              (t_restore, t_snapshots)
+#   tree_state_no_time DIR     tree_state without the mtimes (for writers
+#                              that do not keep them all)
+#   check_tree NAME DIR WANT_T WANT
+#                              tree_state DIR must be WANT_T (to the
+#                              nanosecond); under a qemu-user whose fstatat
+#                              gives whole seconds (tests/cross-run sets
+#                              WICKFS_EMULATED_WHOLE_SECONDS to why),
+#                              tree_state_no_time DIR must be WANT and
+#                              NAME.mtime_ns skips
+#   pack_source_tree DIR       the tree t_pack and t_unpack archive (every
+#                              kind of entry and name, a FIFO, deep paths, a
+#                              20 MB file, 2000 small ones, fixed mtimes)
+#   unpack_no_temp NAME DIR    DIR holds no temporary file of unpack
+#   unpack_jail DIR            DIR/h/t is where unpack_hostile unpacks; the
+#                              rest of DIR and DIR/outside must not change:
+#                              sets UNPACK_JAIL and UNPACK_JAIL_BEFORE
+#   unpack_jail_state          what must not change, as text
+#   unpack_hostile NAME NEEDLE ARCHIVE [ARGS...]
+#                              unpack ARGS DIR/h/t <ARCHIVE, in a fresh DIR/h:
+#                              refused with NEEDLE in the error
+#                              (unpack.hostile.NAME), nothing outside changed
+#                              (.outside), no temporary file left (.no_temp)
 #   out_field KEY              a field of the last envelope (OUT), crudely:
 #                              "KEY":number|word or "KEY":"string" (no \")
 #
@@ -239,6 +261,77 @@ expect_error_in() {
 err_msg() {
 	local m=${OUT#'{"ok":false,"error":"'}
 	printf '%s' "${m%$'"}\n'}"
+}
+
+tree_state_no_time() {
+	tree_state "$1" | sed -E 's/^([^\t]*\t[a-z] [0-7]+) [0-9.]+/\1/'
+}
+
+check_tree() {
+	if [ -n "${WICKFS_EMULATED_WHOLE_SECONDS:-}" ]; then
+		check "$1" "$4" "$(tree_state_no_time "$2")"
+		skip "$1.mtime_ns" "$WICKFS_EMULATED_WHOLE_SECONDS"
+	else
+		check "$1" "$3" "$(tree_state "$2")"
+	fi
+}
+
+pack_source_tree() {
+	local src=$1 long deep i
+	mkdir -p "$src/sub/deeper" "$src/empty dir" "$src/private" "$src/many"
+	printf 'hello\n' >"$src/hello.txt"
+	printf 'secret' >"$src/private/key"
+	chmod 0600 "$src/private/key"
+	chmod 0750 "$src/private"
+	printf '#!/bin/sh\n' >"$src/run.sh"
+	chmod 0755 "$src/run.sh"
+	: >"$src/empty file"
+	printf 'space' >"$src/name with spaces"
+	printf 'nl' >"$src/new"$'\n'"line"
+	printf 'utf8' >"$src/ünïcödé-名前.txt"
+	long=$(printf 'l%.0s' $(seq 1 120))
+	printf 'long' >"$src/sub/$long"
+	deep=$src/sub/deeper/$(printf 'a%.0s' $(seq 1 90))/$(printf 'b%.0s' $(seq 1 90))/$(printf 'c%.0s' $(seq 1 90))
+	mkdir -p "$deep"
+	printf 'deep' >"$deep/file-at-depth"
+	ln -s hello.txt "$src/link"
+	ln -s ../hello.txt "$src/sub/uplink"
+	ln -s does-not-exist "$src/dangling"
+	ln -s "$(printf 't%.0s' $(seq 1 150))" "$src/longtarget"
+	mkfifo "$src/fifo"
+	head -c 15000000 /dev/urandom | base64 >"$src/big" # about 20 MB
+	for i in $(seq 1 2000); do printf 'small %d\n' "$i" >"$src/many/f$i"; done
+	touch -d '2021-03-04 05:06:07.123456789' "$src/hello.txt"
+	touch -h -d '2019-01-01 00:00:00.5' "$src/link"
+	touch -d '2018-02-03 04:05:06' "$src/empty dir" "$src/sub/deeper"
+}
+
+unpack_no_temp() {
+	local left
+	left=$(find "$2" -name '.wickfs-unpack-*' 2>/dev/null | head -3)
+	check "$1" "" "$left"
+}
+
+unpack_jail() {
+	UNPACK_JAIL=$1
+	mkdir -p "$1/outside"
+	UNPACK_JAIL_BEFORE=$(unpack_jail_state)
+}
+
+unpack_jail_state() {
+	ls -A "$UNPACK_JAIL" | grep -vx h
+	ls -A "$UNPACK_JAIL/outside"
+}
+
+unpack_hostile() {
+	local name=$1 needle=$2 arc=$3
+	shift 3
+	rm -rf "$UNPACK_JAIL/h"
+	mkdir "$UNPACK_JAIL/h"
+	wf_file "$arc" unpack "$@" "$UNPACK_JAIL/h/t"
+	_expect_error_result "unpack.hostile.$name" "$needle"
+	check "unpack.hostile.$name.outside" "$UNPACK_JAIL_BEFORE" "$(unpack_jail_state)"
+	unpack_no_temp "unpack.hostile.$name.no_temp" "$UNPACK_JAIL/h"
 }
 
 snapshot_store() {
