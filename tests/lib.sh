@@ -81,7 +81,8 @@
 #                              stderr to LOG; sets DPID (added to PIDS);
 #                              0 once LOG says "ready:" (listening), 1 when it
 #                              exited or was not ready in 10 s. DAEMON_WRAP:
-#                              words (no quoting) to run it through
+#                              words (no quoting) to run it through;
+#                              DAEMON_DIR: the directory to start it in
 #   daemon_stop [PID]          SIGTERM to PID (default DPID), wait (bounded)
 #                              for it; the status is the daemon's exit status
 #   daemon_client ADDR ARGS... `wickfs client --connect ADDR ARGS` (bounded)
@@ -462,7 +463,11 @@ daemon_start() {
 	local log=$1 _
 	shift
 	# shellcheck disable=SC2086
-	${DAEMON_WRAP:-} "$WICKFS" daemon "$@" 2>"$log" &
+	if [ -n "${DAEMON_DIR:-}" ]; then
+		(cd "$DAEMON_DIR" && exec ${DAEMON_WRAP:-} "$WICKFS" daemon "$@" 2>"$log") &
+	else
+		${DAEMON_WRAP:-} "$WICKFS" daemon "$@" 2>"$log" &
+	fi
 	DPID=$!
 	PIDS+=("$DPID")
 	for _ in $(seq 200); do
