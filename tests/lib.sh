@@ -320,6 +320,7 @@ unpack_jail() {
 }
 
 unpack_jail_state() {
+	# shellcheck disable=SC2010 # a listing to compare, not names to use
 	ls -A "$UNPACK_JAIL" | grep -vx h
 	ls -A "$UNPACK_JAIL/outside"
 }
