@@ -17,8 +17,8 @@
 #   util-linux                         unshare, setsid, flock (tests)
 #   unicode-data                       tests/unit/regex_diff_test.c (the UCD files)
 #   python3 time                       tests/t_grep_long.sh (JSON fields, peak
-#                                      RSS), t_pack.sh (hostile archives)
-#   pigz                               tests/t_pack.sh (pigz -i multi-member output)
+#                                      RSS), t_unpack.sh (hostile archives)
+#   pigz                               tests/t_unpack.sh (pigz -i multi-member output)
 #   debootstrap                        tests/t_inject_debian.sh, t_inject_rofs.sh
 #                                      (scripts/debian-root.sh, once, cached)
 #   nodejs npm                         tests/t_mcp_sdk.sh (the MCP SDK client and

@@ -23,6 +23,53 @@
 #                              guard checks that copy the binary alone
 #                              into an empty root
 #
+# Fixtures shared by several scripts:
+#
+#   fsops_fixture DIR          cd into DIR/w (made) holding f.txt (0640, a
+#                              fixed mtime), lnk -> f.txt, sd (a 1755
+#                              directory) and dangle (a dangling link): the
+#                              start of t_exists, t_mkdir, t_rm, t_mv, t_cp,
+#                              t_append, t_symlink, t_readlink, t_chmod and
+#                              t_fsops, with DIR=$TEST_TMP/fsops
+#   transfer_fixture DIR       cd into DIR (made) holding rand.bin (3 MB of
+#                              random bytes) and src/, a tree with a link, an
+#                              empty directory and a .wickfs: t_download,
+#                              t_upload, t_transfer
+#   download_tree SRC TGZ      `download --tree SRC` in 1 MB chunks (each
+#                              after the first with --remove) into TGZ; sets
+#                              SPOOL to the spool's path; 1 on an error
+#   snapshot_store STORE ID TAG FILE...
+#                              a snapshot store made by hand, in the format
+#                              lib/snapshot.c describes: snaps/ID lists the
+#                              FILEs (regular files of the working directory,
+#                              plain names, given sorted) with their modes,
+#                              times and sizes, objects/ holds their contents
+#                              (t_restore, t_snapshots)
+#   tree_state_no_time DIR     tree_state without the mtimes (for writers
+#                              that do not keep them all)
+#   check_tree NAME DIR WANT_T WANT
+#                              tree_state DIR must be WANT_T (to the
+#                              nanosecond); under a qemu-user whose fstatat
+#                              gives whole seconds (tests/cross-run sets
+#                              WICKFS_EMULATED_WHOLE_SECONDS to why),
+#                              tree_state_no_time DIR must be WANT and
+#                              NAME.mtime_ns skips
+#   pack_source_tree DIR       the tree t_pack and t_unpack archive (every
+#                              kind of entry and name, a FIFO, deep paths, a
+#                              20 MB file, 2000 small ones, fixed mtimes)
+#   unpack_no_temp NAME DIR    DIR holds no temporary file of unpack
+#   unpack_jail DIR            DIR/h/t is where unpack_hostile unpacks; the
+#                              rest of DIR and DIR/outside must not change:
+#                              sets UNPACK_JAIL and UNPACK_JAIL_BEFORE
+#   unpack_jail_state          what must not change, as text
+#   unpack_hostile NAME NEEDLE ARCHIVE [ARGS...]
+#                              unpack ARGS DIR/h/t <ARCHIVE, in a fresh DIR/h:
+#                              refused with NEEDLE in the error
+#                              (unpack.hostile.NAME), nothing outside changed
+#                              (.outside), no temporary file left (.no_temp)
+#   out_field KEY              a field of the last envelope (OUT), crudely:
+#                              "KEY":number|word or "KEY":"string" (no \")
+#
 # Processes and daemons (t_daemon, t_exec, t_faults, t_fsops, ...):
 #
 #   PIDS+=(PID)                a background process kill_pids ends
@@ -34,7 +81,8 @@
 #                              stderr to LOG; sets DPID (added to PIDS);
 #                              0 once LOG says "ready:" (listening), 1 when it
 #                              exited or was not ready in 10 s. DAEMON_WRAP:
-#                              words (no quoting) to run it through
+#                              words (no quoting) to run it through;
+#                              DAEMON_DIR: the directory to start it in
 #   daemon_stop [PID]          SIGTERM to PID (default DPID), wait (bounded)
 #                              for it; the status is the daemon's exit status
 #   daemon_client ADDR ARGS... `wickfs client --connect ADDR ARGS` (bounded)
@@ -216,6 +264,96 @@ err_msg() {
 	printf '%s' "${m%$'"}\n'}"
 }
 
+tree_state_no_time() {
+	tree_state "$1" | sed -E 's/^([^\t]*\t[a-z] [0-7]+) [0-9.]+/\1/'
+}
+
+check_tree() {
+	if [ -n "${WICKFS_EMULATED_WHOLE_SECONDS:-}" ]; then
+		check "$1" "$4" "$(tree_state_no_time "$2")"
+		skip "$1.mtime_ns" "$WICKFS_EMULATED_WHOLE_SECONDS"
+	else
+		check "$1" "$3" "$(tree_state "$2")"
+	fi
+}
+
+pack_source_tree() {
+	local src=$1 long deep i
+	mkdir -p "$src/sub/deeper" "$src/empty dir" "$src/private" "$src/many"
+	printf 'hello\n' >"$src/hello.txt"
+	printf 'secret' >"$src/private/key"
+	chmod 0600 "$src/private/key"
+	chmod 0750 "$src/private"
+	printf '#!/bin/sh\n' >"$src/run.sh"
+	chmod 0755 "$src/run.sh"
+	: >"$src/empty file"
+	printf 'space' >"$src/name with spaces"
+	printf 'nl' >"$src/new"$'\n'"line"
+	printf 'utf8' >"$src/ünïcödé-名前.txt"
+	long=$(printf 'l%.0s' $(seq 1 120))
+	printf 'long' >"$src/sub/$long"
+	deep=$src/sub/deeper/$(printf 'a%.0s' $(seq 1 90))/$(printf 'b%.0s' $(seq 1 90))/$(printf 'c%.0s' $(seq 1 90))
+	mkdir -p "$deep"
+	printf 'deep' >"$deep/file-at-depth"
+	ln -s hello.txt "$src/link"
+	ln -s ../hello.txt "$src/sub/uplink"
+	ln -s does-not-exist "$src/dangling"
+	ln -s "$(printf 't%.0s' $(seq 1 150))" "$src/longtarget"
+	mkfifo "$src/fifo"
+	head -c 15000000 /dev/urandom | base64 >"$src/big" # about 20 MB
+	for i in $(seq 1 2000); do printf 'small %d\n' "$i" >"$src/many/f$i"; done
+	touch -d '2021-03-04 05:06:07.123456789' "$src/hello.txt"
+	touch -h -d '2019-01-01 00:00:00.5' "$src/link"
+	touch -d '2018-02-03 04:05:06' "$src/empty dir" "$src/sub/deeper"
+}
+
+unpack_no_temp() {
+	local left
+	left=$(find "$2" -name '.wickfs-unpack-*' 2>/dev/null | head -3)
+	check "$1" "" "$left"
+}
+
+unpack_jail() {
+	UNPACK_JAIL=$1
+	mkdir -p "$1/outside"
+	UNPACK_JAIL_BEFORE=$(unpack_jail_state)
+}
+
+unpack_jail_state() {
+	# shellcheck disable=SC2010 # a listing to compare, not names to use
+	ls -A "$UNPACK_JAIL" | grep -vx h
+	ls -A "$UNPACK_JAIL/outside"
+}
+
+unpack_hostile() {
+	local name=$1 needle=$2 arc=$3
+	shift 3
+	rm -rf "$UNPACK_JAIL/h"
+	mkdir "$UNPACK_JAIL/h"
+	wf_file "$arc" unpack "$@" "$UNPACK_JAIL/h/t"
+	_expect_error_result "unpack.hostile.$name" "$needle"
+	check "unpack.hostile.$name.outside" "$UNPACK_JAIL_BEFORE" "$(unpack_jail_state)"
+	unpack_no_temp "unpack.hostile.$name.no_temp" "$UNPACK_JAIL/h"
+}
+
+snapshot_store() {
+	local store=$1 id=$2 tag=$3 f sha mode sec size
+	shift 3
+	mkdir -p "$store/objects" "$store/snaps"
+	{
+		printf 'wickfs-snapshot 1 %s %s\n' "$(date +%s)" "$tag"
+		for f in "$@"; do
+			sha=$(sha256sum <"$f" | cut -c1-64)
+			mkdir -p "$store/objects/${sha:0:2}"
+			gzip -c <"$f" >"$store/objects/${sha:0:2}/${sha:2}"
+			read -r mode sec size < <(stat -c '%a %Y %s' "$f")
+			printf 'f %s %s 0 %s %s %s\n' "$mode" "$sec" "$size" "$sha" "$f"
+		done
+	} | gzip -c >"$store/snaps/$id"
+}
+
+out_field() { printf '%s' "$OUT" | sed -n 's/.*"'"$1"'":\("[^"]*"\|[0-9a-z]*\).*/\1/p' | tr -d '"'; }
+
 # Octal permission bits of a file.
 mode_of() { stat -c %a "$1"; }
 
@@ -254,6 +392,44 @@ tree_state() {
 	)
 }
 
+fsops_fixture() {
+	mkdir -p "$1/w"
+	cd "$1/w" || exit 1
+	printf 'hello\n' >f.txt
+	chmod 0640 f.txt
+	touch -d '2021-03-04 05:06:07.123456789 UTC' f.txt
+	ln -s f.txt lnk
+	mkdir -p sd
+	chmod 1755 sd
+	ln -s nowhere dangle
+}
+
+transfer_fixture() {
+	mkdir -p "$1"
+	cd "$1" || exit 1
+	head -c 3000000 /dev/urandom >rand.bin
+	mkdir -p src/sub "src/with space" src/.wickfs
+	printf 'a' >src/a
+	printf 'in .wickfs' >src/.wickfs/state
+	ln -s a src/sub/l
+	cp rand.bin src/sub/r.bin
+}
+
+download_tree() {
+	local off
+	wf download --tree --limit 1000000 "$1"
+	[ "$RC" = 0 ] || return 1
+	SPOOL=$(out_field path)
+	out_field data | base64 -d >"$2"
+	off=$(out_field bytes)
+	while [ "$(out_field eof)" != true ]; do
+		wf download --remove --offset "$off" --limit 1000000 "$SPOOL"
+		[ "$RC" = 0 ] || return 1
+		out_field data | base64 -d >>"$2"
+		off=$((off + $(out_field bytes)))
+	done
+}
+
 # ---- processes and daemons ----
 
 PIDS=()
@@ -288,7 +464,11 @@ daemon_start() {
 	local log=$1 _
 	shift
 	# shellcheck disable=SC2086
-	${DAEMON_WRAP:-} "$WICKFS" daemon "$@" 2>"$log" &
+	if [ -n "${DAEMON_DIR:-}" ]; then
+		(cd "$DAEMON_DIR" && exec ${DAEMON_WRAP:-} "$WICKFS" daemon "$@" 2>"$log") &
+	else
+		${DAEMON_WRAP:-} "$WICKFS" daemon "$@" 2>"$log" &
+	fi
 	DPID=$!
 	PIDS+=("$DPID")
 	for _ in $(seq 200); do

@@ -9,14 +9,8 @@ d=$TEST_TMP/client
 mkdir -p "$d"
 cd "$d" || exit 1
 sock=$d/d.sock
-"$WICKFS" daemon --listen off --socket "$sock" 2>"$d/daemon.log" &
-dpid=$!
-trap 'kill "$dpid" 2>/dev/null' EXIT
-for _ in $(seq 100); do
-	[ -S "$sock" ] && break
-	sleep 0.05
-done
-if [ ! -S "$sock" ]; then
+trap kill_pids EXIT
+if ! daemon_start "$d/daemon.log" --listen off --socket "$sock"; then
 	fail client.daemon_up "no socket: $(cat "$d/daemon.log")"
 	exit 0
 fi

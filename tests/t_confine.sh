@@ -129,9 +129,7 @@ fi
 sock=$t/d.sock
 # Started elsewhere, with a relative socket path: it works from the root,
 # and still removes its socket at the end.
-(cd "$t" && exec "$WICKFS" daemon --root "$ws" --listen off --socket d.sock 2>"$t/d.log") &
-dpid=$!
-for i in $(seq 100); do grep -q "ready:" "$t/d.log" && break; sleep 0.05; done
+DAEMON_DIR=$t daemon_start "$t/d.log" --root "$ws" --listen off --socket d.sock
 rc() { with_timeout 30 "$WICKFS" client --connect "unix:$sock" --raw "$@"; }
 check_match confine.daemon_logs_root "*workspace root $ws: the working directory; file operations and workdirs are confined to it, shell commands are not*" \
 	"$(cat "$t/d.log")"
@@ -168,8 +166,7 @@ check confine.daemon_relative_op '{"id":"r","ok":true,"data":"still inside\n"}' 
 	"$(rc '{"id":"r","op":"read","args":["a.txt"]}')"
 check confine.daemon_command_env "{\"id\":\"e\",\"stdout\":\"$ws\\n\",\"stderr\":\"\",\"exit_code\":0}" \
 	"$(rc '{"id":"e","cmd":"echo $WICKFS_ROOT"}')"
-kill -TERM "$dpid"
-wait "$dpid"
+daemon_stop
 check confine.daemon_exit_0 0 "$?"
 check confine.daemon_socket_removed "" "$(ls "$sock" 2>/dev/null)"
 "$WICKFS" daemon --root "$t/nope" --listen off --socket "$t/d2.sock" 2>"$t/d2.log"

@@ -19,19 +19,12 @@ SOCK=$w/d.sock
 PORT=
 for attempt in 1 2 3 4 5; do
 	PORT=$((20000 + RANDOM % 40000))
-	"$WICKFS" daemon --listen "127.0.0.1:$PORT" --socket "$SOCK" 2>"$w/d.log" &
-	DPID=$!
-	for i in $(seq 100); do
-		grep -q "ready:" "$w/d.log" 2>/dev/null && break
-		kill -0 "$DPID" 2>/dev/null || break
-		sleep 0.05
-	done
-	grep -q "ready:" "$w/d.log" 2>/dev/null && break
+	daemon_start "$w/d.log" --listen "127.0.0.1:$PORT" --socket "$SOCK" && break
 	kill -9 "$DPID" 2>/dev/null
 	wait "$DPID" 2>/dev/null
 	PORT=
 done
-trap 'kill -9 $DPID 2>/dev/null; wait 2>/dev/null; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
 if [ -z "$PORT" ]; then
 	fail linecap.start "daemon did not start: $(show "$(cat "$w/d.log")")"
 	exit 0

@@ -67,13 +67,8 @@ check_match literal.exec.help_beyond "usage: wickfs exec *" "$OUT"
 
 # ---- the same through the daemon ----
 SOCK=$w/d.sock
-"$WICKFS" daemon --listen off --socket "$SOCK" 2>"$w/d.log" &
-DPID=$!
-trap 'kill -9 $DPID 2>/dev/null; wait 2>/dev/null; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
-for i in $(seq 100); do
-	grep -q "ready:" "$w/d.log" 2>/dev/null && break
-	sleep 0.05
-done
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+daemon_start "$w/d.log" --listen off --socket "$SOCK"
 cl() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --workdir "$w" "$@"; }
 raw() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw "$@"; }
 

@@ -8,28 +8,20 @@ d=$TEST_TMP/proc
 mkdir -p "$d"
 cd "$d" || exit 1
 
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done; wait 2>/dev/null' EXIT
+trap kill_pids EXIT
 
-# start_daemon NAME ARGS...: a daemon on $d/NAME.sock; sets DPID.
+# start_daemon NAME ARGS...: a daemon on $d/NAME.sock (daemon_start); sets DPID.
 start_daemon() {
-	local name=$1 i
+	local name=$1
 	shift
-	"$WICKFS" daemon --listen off --socket "$d/$name.sock" "$@" 2>"$d/$name.log" &
-	DPID=$!
-	PIDS+=("$DPID")
-	for i in $(seq 100); do
-		grep -q "ready:" "$d/$name.log" 2>/dev/null && return 0
-		kill -0 "$DPID" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
+	daemon_start "$d/$name.log" --listen off --socket "$d/$name.sock" "$@"
 }
 
 if ! start_daemon main; then
 	fail proc.start "did not start: $(show "$(cat "$d/main.log")")"
 	exit 0
 fi
+# shellcheck disable=SC2153 # DPID is set by lib.sh's daemon_start
 MAIN=$DPID
 SOCK=$d/main.sock
 cl() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" "$@"; }

@@ -57,18 +57,13 @@ check readonly.option.pack_stdout "0 a" "$rc $(tar -tzf src.tgz 2>&1)"
 check readonly.option.untouched "same $fmode no-g" "$(cat f) $(stat -c %a f) $([ -e g ] && echo g || echo no-g)"
 
 # ---- the daemon ----
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done; wait 2>/dev/null; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
-# start NAME ENV...: a daemon on $w/NAME.sock with ENV set
+trap 'kill_pids; chmod -R u+rwx "$TEST_TMP" 2>/dev/null' EXIT
+# start NAME ENV...: a daemon on $w/NAME.sock with ENV set (words
+# without spaces: daemon_start runs it through DAEMON_WRAP)
 start() {
-	local name=$1 i
+	local name=$1
 	shift
-	env "$@" "$WICKFS" daemon --listen off --socket "$w/$name.sock" 2>"$w/$name.log" &
-	PIDS+=($!)
-	for i in $(seq 100); do
-		grep -q "ready:" "$w/$name.log" 2>/dev/null && return 0
-		sleep 0.05
-	done
+	DAEMON_WRAP="env $*" daemon_start "$w/$name.log" --listen off --socket "$w/$name.sock" && return 0
 	fail "readonly.$name.start" "$(show "$(cat "$w/$name.log")")"
 	return 1
 }

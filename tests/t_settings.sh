@@ -10,29 +10,19 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 d=$TEST_TMP/settings
 mkdir -p "$d"
 cd "$d" || exit 1
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done' EXIT
+trap kill_pids EXIT
 
-# start NAME ARGS...: a daemon on a Unix socket; sets DPID, DLOG and SOCK.
+# start NAME ARGS...: a daemon on a Unix socket (daemon_start); sets DPID,
+# DLOG and SOCK.
 start() {
-	local name=$1 i
+	local name=$1
 	shift
 	DLOG=$d/$name.log
 	SOCK=$d/$name.sock
-	"$WICKFS" daemon --listen off --socket "$SOCK" "$@" 2>"$DLOG" &
-	DPID=$!
-	PIDS+=("$DPID")
-	for i in $(seq 200); do
-		grep -q "ready:" "$DLOG" 2>/dev/null && return 0
-		kill -0 "$DPID" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
+	daemon_start "$DLOG" --listen off --socket "$SOCK" "$@"
 }
 stop() {
-	kill -TERM "$DPID" 2>/dev/null
-	with_timeout 10 tail --pid="$DPID" -f /dev/null
-	wait "$DPID" 2>/dev/null
+	daemon_stop
 }
 raw() { with_timeout 30 "$WICKFS" client --connect "unix:$SOCK" --raw "$@"; }
 # A daemon that must not start (ARGS after its own): stdout and status.

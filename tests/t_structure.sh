@@ -31,6 +31,11 @@
 #       with its module's prefix: X_ for lib/X.c, D_ or F_ for lib/D/F.c,
 #       or wfs_ for an operation (what applets and the daemon ask of lib).
 #       The exceptions are listed below with their reason
+#   structure.tests_by_applet       every applet of the build's table
+#       (build/gen/applets.c, which scripts/gen-applets.sh writes from the
+#       configured applets) has its tests in tests/t_NAME.sh (`-` in NAME
+#       becoming `_`), as docs/testing.md says; the exceptions are listed
+#       below with their reason. Skipped before a build
 #
 # The first and the headers' check read the sources only; the others need the objects
 # of the build (make), and are skipped when those are missing or older than
@@ -329,4 +334,31 @@ if [ $have_objs = 1 ]; then
 	fi
 else
 	skip structure.lib_prefixes "$why"
+fi
+
+# ---- e. each applet's tests in tests/t_NAME.sh ----
+# Applets whose checks live elsewhere, with the reason: "NAME reason".
+# None today; an entry here is for an applet that cannot be run on its own
+# (an alias, say) and is tested where what it stands for is.
+tests_by_applet_exceptions=()
+table=build/gen/applets.c
+if [ ! -f "$table" ]; then
+	skip structure.tests_by_applet "no applet table ($table): run make"
+else
+	mapfile -t applets < <(sed -n '/^const struct applet applet_table\[\] = {/,/^};/s/^[[:space:]]*{"\([^"]*\)",.*/\1/p' "$table")
+	missing=()
+	for a in "${applets[@]}"; do
+		excused=0
+		for e in "${tests_by_applet_exceptions[@]}"; do
+			[ "${e%% *}" = "$a" ] && excused=1
+		done
+		[ $excused = 1 ] || [ -f "tests/t_${a//-/_}.sh" ] || missing+=("$a (tests/t_${a//-/_}.sh)")
+	done
+	if [ ${#applets[@]} = 0 ]; then
+		fail structure.tests_by_applet "no applet found in $table"
+	elif [ ${#missing[@]} = 0 ]; then
+		pass structure.tests_by_applet
+	else
+		fail structure.tests_by_applet "${#missing[@]} of ${#applets[@]} applets have no test file: $(printf '%s\n' "${missing[@]}" | awk 'BEGIN { ORS = "" } { print (NR > 1 ? "; " : "") $0 }')"
+	fi
 fi
