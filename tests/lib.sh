@@ -512,3 +512,33 @@ same_via_daemon() {
 	check "$name.cmd" "{\"id\":\"2\",\"stdout\":$(jstr "$cli
 "),\"stderr\":\"\",\"exit_code\":$([[ $cli == '{"ok":true'* ]] && echo 0 || echo 1)}" "$cmd"
 }
+
+# The MCP peers from npm, at pinned versions, into build/npm: the official
+# TypeScript SDK and the reference filesystem server (t_mcp_sdk and
+# t_mcp_http use them). One install at a time, whoever asks first (the
+# sanitizer pass runs the same scripts, maybe at once). 0 when they are
+# there; 1 with why in MCP_NPM_ERR.
+MCP_SDK_VERSION=1.32.2
+MCP_REF_VERSION=2026.8.31
+mcp_npm_install() {
+	local top npm_dir
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	npm_dir=$top/build/npm
+	MCP_NPM_ERR=
+	if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+		MCP_NPM_ERR="node or npm is missing (scripts/deps.sh installs nodejs and npm)"
+		return 1
+	fi
+	mkdir -p "$npm_dir"
+	# shellcheck disable=SC2016
+	if ! flock "$npm_dir/.lock" bash -c '
+		have() { grep -q "\"version\": \"$2\"" "$1" 2>/dev/null; }
+		m=$1/node_modules/@modelcontextprotocol
+		have "$m/sdk/package.json" "$2" && have "$m/server-filesystem/package.json" "$3" && exit 0
+		timeout 300 npm install --prefix "$1" --no-audit --no-fund --loglevel=error \
+			"@modelcontextprotocol/sdk@$2" "@modelcontextprotocol/server-filesystem@$3"
+	' sh "$npm_dir" "$MCP_SDK_VERSION" "$MCP_REF_VERSION" >"$TEST_TMP/npm.log" 2>&1; then
+		MCP_NPM_ERR="npm install failed (no registry?): $(tail -1 "$TEST_TMP/npm.log")"
+		return 1
+	fi
+}

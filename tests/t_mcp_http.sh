@@ -336,12 +336,8 @@ check mcp_http.no_dir.exit 1 "$?"
 # the official SDK client over Streamable HTTP
 npm_dir=$top/build/npm
 sdk=$npm_dir/node_modules/@modelcontextprotocol/sdk/dist/esm
-if ! command -v node >/dev/null; then
-	skip mcp_http.sdk "node is missing (scripts/deps.sh installs nodejs)"
-	exit 0
-fi
-if [ ! -f "$sdk/client/streamableHttp.js" ]; then
-	skip mcp_http.sdk "the SDK is not in build/npm (tests/t_mcp_sdk.sh installs it)"
+if ! mcp_npm_install; then
+	skip mcp_http.sdk "$MCP_NPM_ERR"
 	exit 0
 fi
 cat >"$w/sdk.mjs" <<'EOF'

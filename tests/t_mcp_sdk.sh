@@ -11,27 +11,11 @@
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 npm_dir=$top/build/npm
-SDK_VERSION=1.32.2
-REF_VERSION=2026.8.31
-sdk_pkg=$npm_dir/node_modules/@modelcontextprotocol/sdk/package.json
-ref_pkg=$npm_dir/node_modules/@modelcontextprotocol/server-filesystem/package.json
 ref_js=$npm_dir/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
 
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-	skip mcp_sdk "node or npm is missing (scripts/deps.sh installs nodejs and npm)"
+if ! mcp_npm_install; then
+	skip mcp_sdk "$MCP_NPM_ERR"
 	exit 0
-fi
-have() { grep -q "\"version\": \"$2\"" "$1" 2>/dev/null; }
-if ! have "$sdk_pkg" "$SDK_VERSION" || ! have "$ref_pkg" "$REF_VERSION"; then
-	mkdir -p "$npm_dir"
-	# one install at a time: tests/run runs the sanitizer pass of this
-	# script too, maybe at once
-	if ! flock "$npm_dir/.lock" timeout 300 npm install --prefix "$npm_dir" --no-audit --no-fund \
-		--loglevel=error "@modelcontextprotocol/sdk@$SDK_VERSION" \
-		"@modelcontextprotocol/server-filesystem@$REF_VERSION" >"$TEST_TMP/npm.log" 2>&1; then
-		skip mcp_sdk "npm install failed (no registry?): $(tail -1 "$TEST_TMP/npm.log")"
-		exit 0
-	fi
 fi
 
 fixture() {
