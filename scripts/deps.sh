@@ -21,6 +21,8 @@
 #   pigz                               tests/t_unpack.sh (pigz -i multi-member output)
 #   debootstrap                        tests/t_inject_debian.sh, t_inject_rofs.sh
 #                                      (scripts/debian-root.sh, once, cached)
+#   curl                               tests/t_mcp_http.sh (raw HTTP: two
+#                                      clients at once, Expect: 100-continue)
 #   nodejs npm                         tests/t_mcp_sdk.sh (the MCP SDK client and
 #                                      the reference server, from npm)
 #
@@ -32,7 +34,7 @@ build="$top/build"
 zdir="$build/zlib"
 pkgs="make gcc libc6-dev musl-tools kconfig-frontends-nox bzip2 xz-utils file
 	clang libclang-rt-dev zlib1g-dev clang-format busybox-static strace util-linux
-	unicode-data python3 time debootstrap pigz nodejs npm"
+	unicode-data python3 time debootstrap pigz nodejs npm curl"
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 . "$top/scripts/apt.sh"
