@@ -51,8 +51,12 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(GEN) \
 # No page padding between the code and the read-only data: 8 KB less.
 # No RELRO: a static musl program never makes it read-only (only the
 # dynamic loader would), and its page alignment padded the file by up to
-# 4 KB, so that the size moved in 4 KB steps.
-override LDFLAGS += -Wl,--gc-sections -Wl,-z,noseparate-code -Wl,-z,norelro
+# 4 KB. A small common page size: the data segment starts in the file
+# right after the code (the loader maps that page twice, the second
+# copy writable), not at the next 4 KB boundary: the size moves by the
+# byte, not in 4 KB steps.
+override LDFLAGS += -Wl,--gc-sections -Wl,-z,noseparate-code -Wl,-z,norelro \
+	-Wl,-z,common-page-size=64
 LIBS := -lpthread
 ifeq ($(STATIC),1)
 # lib/fmt.c's printf family instead of musl's: 10 KB less (no floats).
@@ -78,7 +82,7 @@ ifeq ($(filter $(CONFIG_GOALS),$(MAKECMDGOALS)),)
 -include $(GEN)/applets.mk
 endif
 APPLET_OBJS := $(APPLET_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/applets/main.o \
-	       $(OBJ)/gen/applets.o
+	       $(OBJ)/gen/applets.o $(OBJ)/gen/mcp_text.o
 
 BIN := $(B)/wickfs$(if $(ARCH),-$(ARCH))$(if $(filter 0,$(STATIC)),-dyn)
 
@@ -150,9 +154,14 @@ $(OBJ)/%.o: %.c
 	@$(if $(filter 0,$(V)),echo "  CC $<")
 	$(Q)$(CC) $(OPT) $(CFLAGS) -c -o $@ $<
 
-$(OBJ)/gen/applets.o: $(GEN)/applets.c
+$(OBJ)/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(OPT) $(CFLAGS) -c -o $@ $<
+
+# What MCP's tools/list says of each tool, gzip'ed (lib/mcp/table.c).
+$(GEN)/mcp_text.c: lib/mcp/tools.txt scripts/gzblob.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh scripts/gzblob.sh mcp_text lib/mcp/tools.txt >$@.tmp && mv $@.tmp $@
 
 ifneq ($(ARCH),)
 .PHONY: cross-$(ARCH)
@@ -229,7 +238,7 @@ $(FUZZ_B)/obj/%.o: %.c
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
 		$(if $(filter applets/main.c,$<),-Dmain=wfs_cli_main) -c -o $@ $<
 
-$(FUZZ_B)/obj/gen/applets.o: $(GEN)/applets.c
+$(FUZZ_B)/obj/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 

@@ -28,15 +28,21 @@ struct mcp_call {
 			      it is watched for while it runs */
 
 struct mcp_tool {
-	const char *name, *title, *desc;
-	const char *input;  /* the inputSchema in table.c's short words */
-	const char *output; /* outputSchema so; NULL: {content: string} */
+	const char *name;
 	unsigned flags;
 	int (*run)(struct mcp_call *c);
 };
 
 extern const struct mcp_tool mcp_tools[];
 extern const size_t mcp_tool_count;
+/* What tools/list shows of a tool, from lib/mcp/tools.txt; input and
+ * output are schemas in its short words. */
+struct mcp_tool_text {
+	const char *title, *desc, *input, *output;
+};
+/* Every tool's text, mcp_tools' order, pointing into text (inflated
+ * there); free() it. NULL when it cannot be inflated or is out of order. */
+struct mcp_tool_text *mcp_tool_texts(struct buf *text);
 /* A schema in table.c's short words as JSON, appended to b. */
 void mcp_put_schema(struct buf *b, const char *spec);
 

@@ -279,10 +279,17 @@ static int tool_hidden(const struct mcp_server *s, const struct mcp_tool *t)
 
 static void tools_list(struct mcp_server *s, const struct json_val *id)
 {
-	struct buf b;
+	struct buf b, text;
+	struct mcp_tool_text *tt;
 	size_t i;
 	int first = 1;
 
+	buf_init(&text);
+	if (!(tt = mcp_tool_texts(&text))) {
+		buf_free(&text);
+		send_error(s, id, -32603, "tools/list: the tools' descriptions cannot be read");
+		return;
+	}
 	buf_init(&b);
 	result_open(&b, id);
 	buf_puts(&b, "{\"tools\":[");
@@ -294,15 +301,15 @@ static void tools_list(struct mcp_server *s, const struct json_val *id)
 			continue;
 		buf_puts(&b, first ? "{\"name\":\"" : ",{\"name\":\"");
 		first = 0;
-		buf_printf(&b, "%s\",\"title\":\"%s\",\"description\":", t->name, t->title);
-		json_cstr(&b, t->desc);
+		buf_printf(&b, "%s\",\"title\":\"%s\",\"description\":", t->name, tt[i].title);
+		json_cstr(&b, tt[i].desc);
 		buf_puts(&b, ",\"inputSchema\":");
-		mcp_put_schema(&b, t->input);
+		mcp_put_schema(&b, tt[i].input);
 		buf_puts(&b, ",\"outputSchema\":");
-		mcp_put_schema(&b, t->output ? t->output : "content:s!");
+		mcp_put_schema(&b, tt[i].output);
 		buf_putc(&b, ',');
 		buf_printf(&b, "\"annotations\":{\"title\":\"%s\",\"readOnlyHint\":%s,",
-			   t->title, f & MCP_RO ? "true" : "false");
+			   tt[i].title, f & MCP_RO ? "true" : "false");
 		if (!(f & MCP_RO))
 			buf_printf(&b, "\"destructiveHint\":%s,\"idempotentHint\":%s,",
 				   f & MCP_DESTRUCTIVE ? "true" : "false",
@@ -312,6 +319,8 @@ static void tools_list(struct mcp_server *s, const struct json_val *id)
 	buf_puts(&b, "]}}");
 	send_buf(s, &b);
 	buf_free(&b);
+	free(tt);
+	buf_free(&text);
 }
 
 /* Cut text to max bytes at a character's start, and say so. */
