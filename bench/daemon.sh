@@ -5,8 +5,12 @@
 # `wickfs read` of a 1 KB file, the native op read, and the command true
 # (the cost of a process); throughput with 8 connections doing fast-path
 # reads; idle RSS and RSS after 100,000 requests; descriptors and RSS
-# after 10,000 commands. Variables: WICKFS, BENCH_N (round trips per case,
-# default 20000), BENCH_CONNS (default 8).
+# after 10,000 commands. Beside them, the floor: bench/echo_floor.c, a
+# thread-per-connection server that answers each line with the daemon's
+# own answer to the fast-path read (same socket kind, same bytes, nothing
+# else done), measured in the same run by the same load generator.
+# Variables: WICKFS, BENCH_N (round trips per case, default 20000),
+# BENCH_CONNS (default 8).
 . bench/lib.sh
 
 W=$(bench_wickfs)
@@ -31,6 +35,10 @@ if ! "$cc" -O2 -o "$LOAD" bench/daemon_load.c -lpthread 2>"$dir/cc.err"; then
 	say "bench: cannot build bench/daemon_load.c: $(cat "$dir/cc.err")"
 	exit 0
 fi
+
+FLOOR=$BENCH_OUT/echo_floor
+"$cc" -O2 -o "$FLOOR" bench/echo_floor.c -lpthread 2>"$dir/cc.err" ||
+	{ say "bench: cannot build bench/echo_floor.c: $(cat "$dir/cc.err")"; FLOOR=; }
 
 head -c 768 /dev/urandom | base64 -w0 >"$dir/f1k.txt"
 sock=$dir/d.sock
@@ -104,6 +112,29 @@ kill "$pid2" 2>/dev/null
 wait "$pid2" 2>/dev/null
 
 per=$((N * 5 / CONNS))
+# The floor: the echo server with the daemon's answer, then the daemon
+# again, alternating, the median of each kept (three of each).
+floor_rt=- floor_tp= d_rt= d_tp=
+if [ -n "$FLOOR" ]; then
+	DAEMON_LOAD_SAVE=$dir/answer "$LOAD" "unix:$sock" 1 1 "$fast" >/dev/null
+	mkfifo "$dir/floor.in"
+	"$FLOOR" "$dir/floor.sock" "$dir/answer" <"$dir/floor.in" >"$dir/floor.log" 2>&1 &
+	fpid=$!
+	exec 9>"$dir/floor.in" # its stdin: closed when this script ends
+	i=0
+	while [ $i -lt 100 ] && ! grep -q ready "$dir/floor.log"; do sleep 0.05; i=$((i + 1)); done
+	for r in 1 2 3; do
+		floor_rt="$floor_rt $(median "unix:$dir/floor.sock" "$N" "$fast")"
+		d_rt="$d_rt $(median "unix:$sock" "$N" "$fast")"
+		floor_tp="$floor_tp $("$LOAD" "unix:$dir/floor.sock" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')"
+		d_tp="$d_tp $("$LOAD" "unix:$sock" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')"
+	done
+	exec 9>&-
+	kill "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
+	mid() { printf '%s\n' $1 | sort -n | sed -n 2p; }
+	floor_rt=$(mid "$floor_rt") d_rt=$(mid "$d_rt") floor_tp=$(mid "$floor_tp") d_tp=$(mid "$d_tp")
+fi
 tput_u=$("$LOAD" "unix:$sock" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')
 tput_t=$("$LOAD" "tcp:127.0.0.1:$port" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')
 
@@ -134,6 +165,15 @@ zombies=$(for s in /proc/[0-9]*/stat; do awk -v p="$pid" '$4 == p && $3 == "Z"' 
 	echo "With the poll window off (\`--poll-us 0\`) the unix fast-path read takes $u_nopoll µs: after answering in process the daemon polls 50 µs for the next request instead of sleeping, which spares one cross-CPU wakeup per back-to-back round trip; an isolated request pays it."
 	echo "Pinned: daemon and load generator on CPU 0, so a round trip pays a context switch instead of a cross-CPU wakeup (which dominates the unpinned numbers on this VM)."
 	echo
+	if [ -n "$floor_tp" ]; then
+		echo "Against the floor (bench/echo_floor.c answering with the daemon's own $(wc -c <"$dir/answer")-byte answer; unix socket; median of three alternating runs each):"
+		echo
+		echo "| | echo floor | wickfs daemon | ratio |"
+		echo "|---|---:|---:|---:|"
+		echo "| median round trip, 1 connection, fast-path read (µs) | $floor_rt | $d_rt | $(ratio "$d_rt" "$floor_rt")x |"
+		echo "| throughput, $CONNS connections (requests/s) | $floor_tp | $d_tp | $(ratio "$d_tp" "$floor_tp") of the floor |"
+		echo
+	fi
 	echo "| | |"
 	echo "|---|---:|"
 	echo "| throughput, $CONNS connections, fast-path read, unix | $tput_u requests/s |"

@@ -7,7 +7,8 @@
  *         + i), so that each request may name its own file
  * Each connection (a thread) sends LINE, waits for the answer, repeats.
  * Prints: requests, seconds, requests/s, median, p90 and p99 round trip
- * in microseconds.
+ * in microseconds. With DAEMON_LOAD_SAVE=FILE, the first answer is
+ * written to FILE too (bench/echo_floor.c replays it).
  */
 #include <netdb.h>
 #include <netinet/in.h>
@@ -125,6 +126,13 @@ static void *run(void *arg)
 				got = 0;
 		}
 		w->lat[i] = now_us() - t0;
+		if (!i && !w->first && getenv("DAEMON_LOAD_SAVE")) {
+			FILE *f = fopen(getenv("DAEMON_LOAD_SAVE"), "wb");
+			if (f) {
+				fwrite(buf, 1, got, f);
+				fclose(f);
+			}
+		}
 	}
 out:
 	close(fd);

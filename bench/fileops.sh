@@ -3,7 +3,12 @@
 #
 # `wickfs read` on a small file against `cat`, `wickfs ls` on a small
 # directory against `ls` (and `ls -l`, which stats every entry as wickfs
-# does), all in one hyperfine run without a shell in between (-N).
+# does), all in one hyperfine run without a shell in between (-N); and
+# against the floor, an empty static musl program (`int main(void)
+# {return 0;}`, built here with musl-gcc -static -Os -s): what any
+# process start costs, so wickfs read / empty is what wickfs adds. Beside
+# the times, what each did (perf stat's page faults and task clock, strace's
+# count of system calls), which a busy machine does not move.
 # WICKFS_REF=BIN adds a reference binary with the same arguments.
 # Env: WICKFS (default build/wickfs), BENCH_RUNS (default 300).
 set -u
@@ -34,16 +39,25 @@ FILE=$fx/small.txt
 DIR=$fx/dir
 CAT=$(command -v cat) LS=$(command -v ls)
 
+EMPTY=
+if command -v musl-gcc >/dev/null 2>&1; then
+	printf 'int main(void) { return 0; }\n' >"$fx/empty.c"
+	musl-gcc -static -Os -s -o "$fx/empty" "$fx/empty.c" && EMPTY=$fx/empty
+fi
+[ -n "$EMPTY" ] || say "fileops: no musl-gcc: no empty-program floor"
+
 json=$BENCH_OUT/fileops.json
 set -- -n "wickfs read" "$W read $FILE" -n "cat" "$CAT $FILE" \
 	-n "wickfs ls" "$W ls $DIR" -n "ls" "$LS $DIR" -n "ls -l" "$LS -l $DIR"
 [ -z "$REF" ] || set -- "$@" -n "ref read" "$REF read $FILE" -n "ref ls" "$REF ls $DIR"
+[ -z "$EMPTY" ] || set -- "$@" -n "empty program" "$EMPTY"
 say "fileops: hyperfine -N --warmup 20 --runs $RUNS (read $FILE, ls $DIR)"
 hyperfine -N --warmup 20 --runs "$RUNS" --style basic --output pipe \
 	--export-json "$json" "$@" >"$BENCH_OUT/fileops.log" 2>&1 ||
 	{ say "fileops: hyperfine failed, see $BENCH_OUT/fileops.log"; exit 0; }
 
 mean() { hf_stats "$json" "$1" | cut -d' ' -f1; }
+median() { jq -r --arg n "$1" '.results[] | select(.command == $n) | .median' "$json"; }
 sd() { hf_stats "$json" "$1" | cut -d' ' -f2; }
 least() { hf_stats "$json" "$1" | cut -d' ' -f4; }
 row() { # row NAME PEER
@@ -51,6 +65,30 @@ row() { # row NAME PEER
 	printf '| `%s` | %s ± %s | `%s` | %s ± %s | %s | %s |\n' "$1" "$(fmt_ms "$m")" \
 		"$(fmt_ms "$(sd "$1")")" "$2" "$(fmt_ms "$p")" "$(fmt_ms "$(sd "$2")")" \
 		"$(ratio "$m" "$p")" "$(ratio "$(least "$1")" "$(least "$2")")"
+}
+# counters: per command, page faults and task clock (perf stat, 500 runs)
+# and system calls (strace -c), where those tools work.
+counters() {
+	command -v perf >/dev/null 2>&1 && perf stat -e page-faults true >/dev/null 2>&1 || return 0
+	echo
+	echo "| command | page faults | task clock | system calls |"
+	echo "|---|---:|---:|---:|"
+	for c in "wickfs read|$W read $FILE" "wickfs ls|$W ls $DIR" "cat|$CAT $FILE" \
+		${EMPTY:+"empty program|$EMPTY"}; do
+		n=${c%%|*} cmd=${c#*|}
+		# shellcheck disable=SC2086
+		ps=$(perf stat -x, -r 500 -e page-faults,task-clock $cmd 2>&1 >/dev/null)
+		pf=$(printf '%s\n' "$ps" | awk -F, '/page-faults/ { printf "%.0f", $1 }')
+		tc=$(printf '%s\n' "$ps" | awk -F, '/task-clock/ { printf "%.3f ms", $1 }')
+		sc=-
+		if command -v strace >/dev/null 2>&1; then
+			# shellcheck disable=SC2086
+			strace -f -c -o "$fx/strace.txt" $cmd >/dev/null 2>&1
+			# strace -c's total row: %, seconds, usecs/call, calls
+			sc=$(awk '$NF == "total" { print $4 }' "$fx/strace.txt")
+		fi
+		printf '| `%s` | %s | %s | %s |\n' "$n" "${pf:--}" "${tc:--}" "${sc:--}"
+	done
 }
 md=$BENCH_OUT/fileops.md
 {
@@ -68,6 +106,16 @@ md=$BENCH_OUT/fileops.md
 		row "wickfs read" "ref read"
 		row "wickfs ls" "ref ls"
 	fi
+	if [ -n "$EMPTY" ]; then
+		row "wickfs read" "empty program"
+		row "wickfs ls" "empty program"
+		echo
+		echo "Medians: wickfs read $(fmt_ms "$(median "wickfs read")"), empty program" \
+			"$(fmt_ms "$(median "empty program")") ($(ratio "$(median "wickfs read")" \
+			"$(median "empty program")")x); wickfs ls $(fmt_ms "$(median "wickfs ls")")" \
+			"($(ratio "$(median "wickfs ls")" "$(median "empty program")")x)."
+	fi
+	counters
 	echo
 	echo "read: a 2 KiB text file; ls: a directory of 30 files and 2 directories."
 	echo "Commands (paths relative to the repository root):"

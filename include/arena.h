@@ -7,14 +7,19 @@
 struct arena_chunk;
 struct arena {
 	struct arena_chunk *head;
-	size_t total; /* bytes held, for limits and tests */
+	size_t total;              /* bytes held, for limits and tests */
+	struct arena_chunk *fixed; /* arena_init_mem's: never freed */
 };
 
 void arena_init(struct arena *a);
+/* An arena whose first chunk is mem (size bytes, 16-byte aligned, not
+ * freed by the arena, kept across arena_free and arena_reset): a one-shot
+ * process allocates nothing for a small request. */
+void arena_init_mem(struct arena *a, void *mem, size_t size);
 /* Free every chunk; the arena is empty and reusable afterwards. */
 void arena_free(struct arena *a);
-/* Empty the arena but keep one standard chunk, for reuse without malloc
- * (the daemon recycles request arenas). */
+/* Empty the arena but keep one standard chunk (or the fixed one), for
+ * reuse without malloc (the daemon recycles request arenas). */
 void arena_reset(struct arena *a);
 /* Returns NULL only when malloc fails. Memory is 16-byte aligned. */
 void *arena_alloc(struct arena *a, size_t n);

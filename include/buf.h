@@ -8,10 +8,13 @@
 struct buf {
 	char *p;
 	size_t len, cap;
-	int oom; /* set once an allocation failed; later appends are dropped */
+	int oom;   /* set once an allocation failed; later appends are dropped */
+	int fixed; /* p is buf_init_mem's: copied out, not realloc'd or freed */
 };
 
 void buf_init(struct buf *b);
+/* A buffer in mem (size bytes, not freed) until it needs more. */
+void buf_init_mem(struct buf *b, void *mem, size_t size);
 void buf_free(struct buf *b);
 void buf_reset(struct buf *b);
 int buf_reserve(struct buf *b, size_t more);

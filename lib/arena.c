@@ -17,8 +17,35 @@ struct arena_chunk {
 
 void arena_init(struct arena *a)
 {
-	a->head = NULL;
+	a->head = a->fixed = NULL;
 	a->total = 0;
+}
+
+/* Empty: only keep (if any) is left, the arena's fixed memory or not. */
+static void restart(struct arena *a, struct arena_chunk *keep)
+{
+	struct arena_chunk *fixed = a->fixed;
+
+	arena_init(a);
+	a->fixed = fixed;
+	if (keep) {
+		keep->next = NULL;
+		keep->used = 0;
+		a->head = keep;
+		a->total = keep->size;
+	}
+}
+
+void arena_init_mem(struct arena *a, void *mem, size_t size)
+{
+	struct arena_chunk *c = mem;
+
+	arena_init(a);
+	if (size <= sizeof(*c))
+		return;
+	c->size = (size - sizeof(*c)) & ~(size_t)(ARENA_ALIGN - 1);
+	a->fixed = c;
+	restart(a, c);
 }
 
 void arena_free(struct arena *a)
@@ -27,9 +54,10 @@ void arena_free(struct arena *a)
 
 	for (; c; c = next) {
 		next = c->next;
-		free(c);
+		if (c != a->fixed)
+			free(c);
 	}
-	arena_init(a);
+	restart(a, a->fixed);
 }
 
 void *arena_alloc(struct arena *a, size_t n)
@@ -102,22 +130,18 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 
 void arena_reset(struct arena *a)
 {
-	struct arena_chunk *c = a->head, *next, *keep = NULL;
+	struct arena_chunk *c = a->head, *next, *keep = a->fixed;
 
 	for (; c; c = next) {
 		next = c->next;
+		if (c == a->fixed)
+			continue;
 		if (!keep && c->size == ARENA_CHUNK)
 			keep = c;
 		else
 			free(c);
 	}
-	arena_init(a);
-	if (keep) {
-		keep->next = NULL;
-		keep->used = 0;
-		a->head = keep;
-		a->total = keep->size;
-	}
+	restart(a, keep);
 }
 
 int arena_grow(struct arena *a, void *arrp, size_t *cap, size_t need,

@@ -9,9 +9,18 @@ void buf_init(struct buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+void buf_init_mem(struct buf *b, void *mem, size_t size)
+{
+	buf_init(b);
+	b->p = mem;
+	b->cap = size;
+	b->fixed = 1;
+}
+
 void buf_free(struct buf *b)
 {
-	free(b->p);
+	if (!b->fixed)
+		free(b->p);
 	buf_init(b);
 }
 
@@ -34,11 +43,14 @@ int buf_reserve(struct buf *b, size_t more)
 	cap = b->cap ? b->cap : 256;
 	while (cap < need)
 		cap *= 2;
-	p = realloc(b->p, cap);
+	p = realloc(b->fixed ? NULL : b->p, cap);
 	if (!p) {
 		b->oom = 1;
 		return -1;
 	}
+	if (b->fixed)
+		memcpy(p, b->p, b->len);
+	b->fixed = 0;
 	b->p = p;
 	b->cap = cap;
 	return 0;

@@ -220,7 +220,7 @@ void answer_command(struct job *j, struct wfs_exec_result *res,
 
 int answer_applet(struct job *j, int cwd_fd, int private_cwd)
 {
-	struct buf out, err;
+	struct buf *out = &j->out, err;
 	struct wfs_ctx ctx;
 	struct req r;
 	int rc, again = 0;
@@ -235,7 +235,9 @@ int answer_applet(struct job *j, int cwd_fd, int private_cwd)
 		answer_fail(j, 1, msg);
 		return 0;
 	}
-	buf_init(&out);
+	/* The job's, recycled with it: no malloc, realloc or free (and
+	 * madvise) per small request. */
+	buf_reset(&j->out);
 	buf_init(&err);
 	wfs_ctx_init_root(&ctx, &j->arena, j->d->root);
 	ctx.set = &j->set;
@@ -247,7 +249,7 @@ int answer_applet(struct job *j, int cwd_fd, int private_cwd)
 	ctx.cancel = &j->abandon;
 	if (j->probe)
 		ctx.read_max = INLINE_MAX;
-	req_init(&r, &j->arena, &ctx, &out, &err);
+	req_init(&r, &j->arena, &ctx, out, &err);
 	r.in = j->in ? j->in : "";
 	r.in_len = j->in ? j->in_len : 0;
 	rc = applet_run(j->applet, &r, j->argc, j->argv);
@@ -255,21 +257,20 @@ int answer_applet(struct job *j, int cwd_fd, int private_cwd)
 	if (ctx.too_big) {
 		again = 1; /* nothing answered: a worker reads it */
 		j->probe = 0;
-	} else if (out.oom || err.oom) {
+	} else if (out->oom || err.oom) {
 		answer_fail(j, 1, "out of memory");
 	} else if (j->native) {
-		resp_native(j, out.p ? out.p : "", out.len);
+		resp_native(j, out->p ? out->p : "", out->len);
 	} else {
 		char msg[128] = "";
 		if (rc && j->d->stopping)
 			snprintf(msg, sizeof(msg), "daemon shutting down");
 		else if (rc && wfs_now_ms() >= j->deadline_ms)
 			timeout_msg(j, msg, sizeof(msg));
-		answer_legacy_env(j, out.p ? out.p : "", out.len,
+		answer_legacy_env(j, out->p ? out->p : "", out->len,
 				  err.p ? err.p : "", err.len,
 				  *msg && !j->d->stopping ? 124 : rc, msg);
 	}
-	buf_free(&out);
 	buf_free(&err);
 	/* Back where we were: the next request may have no workdir. */
 	if (private_cwd && j->workdir && fchdir(cwd_fd) && !again)

@@ -99,6 +99,7 @@ struct job {
 	volatile int abandon;
 
 	struct buf resp; /* the response line, '\n' included */
+	struct buf out;  /* an applet's answer, before resp wraps it */
 
 	/* JOB_PROC (bg.c) */
 	enum proc_op proc_op;

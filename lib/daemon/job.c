@@ -18,18 +18,20 @@ struct job *job_new(struct daemon *d)
 
 	if (j) {
 		struct arena a = j->arena;
-		struct buf b = j->resp;
+		struct buf b = j->resp, o = j->out;
 		d->job_cache = j->next;
 		d->njob_cache--;
 		memset(j, 0, sizeof(*j));
 		j->arena = a;
 		j->resp = b;
+		j->out = o;
 	} else {
 		j = calloc(1, sizeof(*j));
 		if (!j)
 			return NULL;
 		arena_init(&j->arena);
 		buf_init(&j->resp);
+		buf_init(&j->out);
 	}
 	j->d = d;
 	j->id = "";
@@ -57,6 +59,9 @@ void job_free(struct job *j)
 		if (j->resp.cap > (64u << 10))
 			buf_free(&j->resp);
 		buf_reset(&j->resp);
+		if (j->out.cap > (64u << 10))
+			buf_free(&j->out);
+		buf_reset(&j->out);
 		j->next = d->job_cache;
 		d->job_cache = j;
 		d->njob_cache++;
@@ -64,6 +69,7 @@ void job_free(struct job *j)
 	}
 	arena_free(&j->arena);
 	buf_free(&j->resp);
+	buf_free(&j->out);
 	free(j);
 }
 
@@ -75,6 +81,7 @@ void job_cache_free(struct daemon *d)
 		d->job_cache = j->next;
 		arena_free(&j->arena);
 		buf_free(&j->resp);
+		buf_free(&j->out);
 		free(j);
 	}
 	d->njob_cache = 0;

@@ -1,7 +1,9 @@
 /* arena_test.c - the per-request bump allocator */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "arena.h"
+#include "buf.h"
 #include "unit.h"
 
 int main(void)
@@ -106,6 +108,47 @@ int main(void)
 		arena_free(&a);
 		arena_free(&a); /* twice is harmless */
 		unit_ok("arena.free.twice");
+	}
+
+	/* A fixed first chunk (the one-shot CLI's): small requests come from
+	 * it, big ones spill into malloc'd chunks, and free and reset keep it
+	 * (ASan reports a free of it: static memory). */
+	{
+		static _Alignas(16) unsigned char mem[1024];
+		unsigned char *p, *q, *r;
+
+		arena_init_mem(&a, mem, sizeof(mem));
+		p = arena_alloc(&a, 100);
+		unit_check_int("arena.mem.first", 1, p >= mem && p + 100 <= mem + sizeof(mem));
+		q = arena_alloc(&a, 4000);
+		r = arena_alloc(&a, 600);
+		unit_check_int("arena.mem.spill", 1,
+			       q && r && (q < mem || q >= mem + sizeof(mem)));
+		memset(q, 1, 4000);
+		arena_reset(&a);
+		p = arena_alloc(&a, 16);
+		unit_check_int("arena.mem.reset_keeps", 1, p >= mem && p < mem + sizeof(mem));
+		arena_alloc(&a, 9000);
+		arena_free(&a);
+		p = arena_alloc(&a, 16);
+		unit_check_int("arena.mem.free_keeps", 1, p >= mem && p < mem + sizeof(mem));
+		unit_check_int("arena.mem.total", 1, a.total > 0 && a.total <= sizeof(mem));
+		arena_free(&a);
+	}
+	{
+		static char mem[8];
+		struct buf b;
+
+		buf_init_mem(&b, mem, sizeof(mem));
+		buf_puts(&b, "abc");
+		unit_check_int("buf.mem.in_place", 1, b.p == mem && b.len == 3 && !strcmp(mem, "abc"));
+		buf_puts(&b, "defghijkl");
+		unit_check_int("buf.mem.copied_out", 1,
+			       b.p != mem && b.len == 12 && !strcmp(b.p, "abcdefghijkl"));
+		buf_free(&b);
+		buf_init_mem(&b, mem, sizeof(mem));
+		buf_free(&b); /* never freed while it is mem */
+		unit_ok("buf.mem.free");
 	}
 	return unit_done();
 }
