@@ -83,6 +83,18 @@ md=$O/search.md
 			print "."
 		}
 	}' "$O/labels.txt" "$O/checks.txt" "$O/rss.txt" "$O/cells.txt"
+	if [ -s "$O/filediff.txt" ]; then
+		echo
+		# shellcheck disable=SC2016
+		echo 'File by file, every file whose count differs from rg'"'"'s (`wickfs -t grep -c` against `rg -c`), and why:'
+		echo
+		echo "| pattern | file | wickfs | rg | why |"
+		echo "|---|---|---:|---:|---|"
+		awk -F'\t' 'FILENAME ~ /labels/ { label[$1] = $2; next }
+		{ l = label[$1]; gsub(/\|/, "\\|", l)
+		  printf "| `%s` | `%s` | %s | %s | %s |\n", l, $2, $3, $4, $5 }' \
+			"$O/labels.txt" "$O/filediff.txt" | head -n 60
+	fi
 	echo
 	awk -F'\t' "$AWK_LIB"'
 	FILENAME ~ /labels/ { label[$1] = $2; next }

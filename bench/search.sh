@@ -224,6 +224,23 @@ grep_pattern() {
 		--no-filename $ra" <"$OUT/symfiles.txt" 2>/dev/null | sum_counts)
 	ext=$(eval "rg --no-config -uu -c --no-filename --iglob '*.{$SKIPPED_EXT}' \
 		$ra $NAME" 2>/dev/null | sum_counts)
+	# File by file: each file whose count differs from rg's, and why.
+	tab=$(printf '\t')
+	eval "wickfs -t grep -c --max 0 --hidden --no-skip $wa $NAME" 2>/dev/null |
+		sed 's/:\([0-9]*\)$/\t\1/' | sort -t"$tab" -k1,1 >"$OUT/pf-w.txt"
+	eval "rg --no-config -uu -c $ra $NAME" 2>/dev/null |
+		sed 's/:\([0-9]*\)$/\t\1/' | sort -t"$tab" -k1,1 >"$OUT/pf-r.txt"
+	join -t"$tab" -a1 -a2 -e0 -o0,1.2,2.2 "$OUT/pf-w.txt" "$OUT/pf-r.txt" |
+		awk -F'\t' '$2 != $3' | while IFS="$tab" read -r f wn rn; do
+		why=unexplained
+		if [ "$(readlink -f -- "$f")" != "$(cd "$(dirname -- "$f")" 2>/dev/null &&
+			pwd -P)/$(basename -- "$f")" ] || [ -L "$f" ]; then
+			why="reached through a symlink"
+		else
+			case ",$SKIPPED_EXT," in *",${f##*.},"*) why="skipped extension" ;; esac
+		fi
+		printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$f" "$wn" "$rn" "$why"
+	done >>"$OUT/filediff.txt"
 	expect=$((rc_ + sym - ext))
 	verdict=ok
 	[ "$wc_" = "$expect" ] || verdict="wickfs differs"
@@ -245,6 +262,7 @@ glob_pattern() {
 }
 
 : >"$OUT/labels.txt"
+: >"$OUT/filediff.txt"
 grep_pattern literal 'EXPORT_SYMBOL_GPL' \
 	"'EXPORT_SYMBOL_GPL'" "'EXPORT_SYMBOL_GPL'" "'EXPORT_SYMBOL_GPL'" \
 	"'EXPORT_SYMBOL_GPL'"
