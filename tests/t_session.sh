@@ -98,3 +98,34 @@ if daemon_start "$d/plain.log" --listen off --socket "$d/plain.sock"; then
 else
 	fail session.plain_start "$(show "$(cat "$d/plain.log")")"
 fi
+
+# What sessions keep counts in the memory budget (--max-memory 2 MiB:
+# answers and sessions may hold 1.5 MiB; a 300 KB file's answer takes
+# about three times that): eight 110 KB exports (one variable can be at
+# most 128 KB, the kernel's limit for one string of an environment) are
+# kept and leave too little for the read, a second session's are not
+# kept (the log says so), and closing the session gives the room back.
+if daemon_start "$d/mem.log" --listen off --socket "$d/mem.sock" --max-memory 2097152; then
+	mq() { with_timeout 30 "$WICKFS" client --connect "unix:$d/mem.sock" --raw "$1"; }
+	head -c 300000 /dev/zero | tr '\0' y >"$d/plain/300k.txt"
+	big='v=$(head -c 110000 /dev/zero | tr \"\\\\0\" x); for i in 1 2 3 4 5 6 7 8; do export BIG$i=$v; done'
+	sz='printf %s \"$BIG1$BIG2$BIG3$BIG4$BIG5$BIG6$BIG7$BIG8\" | wc -c'
+	mq "{\"id\":\"1\",\"op\":\"exec\",\"session\":\"m1\",\"args\":[\"$big\"]}" >/dev/null
+	check session.budget_kept "880000" \
+		"$(mq "{\"id\":\"2\",\"op\":\"exec\",\"session\":\"m1\",\"args\":[\"$sz\"]}" |
+			sed -n 's/.*"stdout":"\([0-9]*\)\\n".*/\1/p')"
+	check_match session.budget_held '*"ok":false*memory budget*' \
+		"$(mq "{\"id\":\"3\",\"op\":\"read\",\"args\":[\"$d/plain/300k.txt\"]}" | head -c 600)"
+	mq "{\"id\":\"4\",\"op\":\"exec\",\"session\":\"m2\",\"args\":[\"$big\"]}" >/dev/null
+	n=$(mq "{\"id\":\"5\",\"op\":\"exec\",\"session\":\"m2\",\"args\":[\"$sz\"]}" |
+		sed -n 's/.*"stdout":"\([0-9]*\)\\n".*/\1/p')
+	check session.budget_second_cut 1 "$([ -n "$n" ] && [ "$n" -lt 880000 ] && echo 1 || echo "kept $n")"
+	check_match session.budget_logged '*session m2: BIG? not kept: over the memory budget*' "$(cat "$d/mem.log")"
+	mq '{"id":"6","op":"session_close","session":"m1"}' >/dev/null
+	mq '{"id":"6b","op":"session_close","session":"m2"}' >/dev/null
+	check_match session.budget_given_back '{"id":"7","ok":true,*' \
+		"$(mq "{\"id\":\"7\",\"op\":\"read\",\"args\":[\"$d/plain/300k.txt\"]}" | head -c 100)"
+	daemon_stop "$DPID"
+else
+	fail session.mem_start "$(show "$(cat "$d/mem.log")")"
+fi

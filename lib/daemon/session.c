@@ -33,9 +33,10 @@ struct session {
 	char *cwd;  /* NULL: the daemon's (or the request's workdir) */
 	char **env; /* K=V that differ from the daemon's environment */
 	size_t nenv;
+	size_t held; /* bytes of cwd and env, counted in the memory budget */
 };
 
-static void forget(struct session *s)
+static void forget(struct daemon *d, struct session *s)
 {
 	size_t i;
 
@@ -46,6 +47,8 @@ static void forget(struct session *s)
 	s->env = NULL;
 	s->nenv = 0;
 	s->cwd = NULL;
+	wfs_budget_sub(&d->mem, s->held);
+	s->held = 0;
 }
 
 static struct session *find(struct daemon *d, const char *name, struct session ***at)
@@ -223,16 +226,32 @@ void session_collect(struct daemon *d, const char *name)
 		free(cwd);
 		cwd = strdup(buf);
 	}
-	forget(s);
+	forget(d, s);
 	s->cwd = cwd;
+	s->held = cwd ? strlen(cwd) + 1 : 0;
+	/* What a session keeps counts in the daemon's memory budget, like
+	 * answers: an export that would take it past its bulk part is not
+	 * kept (the directory is), and the daemon says so. */
 	for (p = buf + strlen(buf) + 1; p < end; p += strlen(p) + 1) {
+		size_t n = strlen(p) + 1 + sizeof(char *);
 		char **e;
-		if (!differs(p) || !(e = realloc(s->env, (s->nenv + 1) * sizeof(*e))))
+
+		if (!differs(p))
+			continue;
+		if (wfs_budget_used(&d->mem) + s->held + n > d->mem.bulk) {
+			daemon_log("session %s: %.*s not kept: over the memory budget (--max-memory)",
+				   s->name, (int)strcspn(p, "="), p);
+			continue;
+		}
+		if (!(e = realloc(s->env, (s->nenv + 1) * sizeof(*e))))
 			continue;
 		s->env = e;
-		if ((e[s->nenv] = strdup(p)))
+		if ((e[s->nenv] = strdup(p))) {
 			s->nenv++;
+			s->held += n;
+		}
 	}
+	wfs_budget_add(&d->mem, s->held);
 	free(buf);
 }
 
@@ -274,7 +293,7 @@ int session_op(struct job *j, const char *op, const struct json_val *v)
 	j->mode = JOB_DONE;
 	if (op[7]) { /* session_close */
 		*at = s->next;
-		forget(s);
+		forget(d, s);
 		free(s);
 		d->nsessions--;
 	}
@@ -290,7 +309,7 @@ void session_free_all(struct daemon *d)
 		d->sessions = s->next;
 		state_path(d, s->name, path, sizeof(path));
 		unlink(path);
-		forget(s);
+		forget(d, s);
 		free(s);
 	}
 	if (d->session_dir)
