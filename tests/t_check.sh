@@ -356,7 +356,7 @@ else
 	skip check.system "no python3 for a listener"
 fi
 tests_dir=$(cd "$(dirname "$0")" && pwd)
-if ! grep -q '^CONFIG_FEATURE_CHECK_NET=y' "$tests_dir/../.config" 2>/dev/null; then
+if ! grep -q '^CONFIG_FEATURE_CHECK_NET=y' "${WICKFS_CONFIG:-$tests_dir/../.config}" 2>/dev/null; then
 	skip check.network "built without CONFIG_FEATURE_CHECK_NET"
 elif command -v python3 >/dev/null; then
 	# addr, http (plain), dns (localhost), interface (lo)
@@ -497,7 +497,7 @@ check_match check.include "0:1..2*ok 1 - File: $f/dir: filetype*ok 2 - File: $f/
 wf_in "$(cat "$t/inc/a.json")" check -f tap -g -
 check_match check.stdin_json "0:1..1*ok 1*" "$RC:$OUT"
 
-if grep -q '^CONFIG_FEATURE_CHECK_TEMPLATE=y' "$tests_dir/../.config" 2>/dev/null; then
+if grep -q '^CONFIG_FEATURE_CHECK_TEMPLATE=y' "${WICKFS_CONFIG:-$tests_dir/../.config}" 2>/dev/null; then
 templates=1
 printf 'users: [alice, root]\nos: Debian\nn: 2\n' >"$t/vars.yaml"
 gossfile <<'EOF'
