@@ -66,9 +66,8 @@ int pack_main(struct req *r)
 	struct wfs_pack_opts o = {0};
 	struct wfs_archive_result res;
 	struct wfs_progress prog;
-	const char *output = opt_str(r, OPT_output), *base = NULL;
-	char *tmp = NULL;
-	int fd = 1, dfd = -1, rc;
+	const char *output = opt_str(r, OPT_output);
+	int rc;
 
 	o.dir = r->argv[0];
 	o.level = (int)opt_num(r, OPT_level);
@@ -80,34 +79,12 @@ int pack_main(struct req *r)
 	if (o.level < 0 || o.level > 9 || o.threads < 0)
 		return reply_elsewhere(r, !output, reply_error(r, "pack: --level takes 0-9, --threads a count"));
 	if (output) {
-		if (wfs_writable(r->ctx, "pack", output) ||
-		    wfs_confine(r->ctx, "pack", output))
-			return reply_ctx_error(r);
-		/* the temp and the rename go through the directory opened
-		 * (beneath the root when confined), never by name again */
-		dfd = fs_open_parent(r->ctx, "pack", output, &base);
-		if (dfd < 0)
-			return reply_ctx_error(r);
-		tmp = arena_printf(r->arena, "%s.wickfs-tmp-%d", base, (int)getpid());
-		fd = tmp ? openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644) : -1;
-		if (fd < 0) {
-			rc = errno;
-			close(dfd);
-			return reply_error(r, "pack %s: %s", output, strerror(rc));
-		}
+		rc = wfs_pack_file(r->ctx, &o, output, &res);
 	} else if (isatty(1)) {
 		return reply_elsewhere(r, 1, reply_error(r, "pack: refusing to write an archive to a terminal (use --output FILE)"));
-	}
-	o.out_fd = fd;
-	rc = wfs_pack(r->ctx, &o, &res);
-	if (output) {
-		if (close(fd) && !rc)
-			rc = wfs_fail(r->ctx, "pack %s: %s", output, strerror(errno));
-		if (!rc && renameat(dfd, tmp, dfd, base))
-			rc = wfs_fail(r->ctx, "pack %s: %s", output, strerror(errno));
-		if (rc)
-			unlinkat(dfd, tmp, 0);
-		close(dfd);
+	} else {
+		o.out_fd = 1;
+		rc = wfs_pack(r->ctx, &o, &res);
 	}
 	if (rc)
 		return reply_elsewhere(r, !output, reply_ctx_error(r));

@@ -59,16 +59,7 @@ int unpack_main(struct req *r)
 	o.same_permissions = opt_has(r, OPT_same_permissions);
 	o.in_fd = r->in_fd >= 0 ? r->in_fd : 0;
 	o.progress = req_progress(r, OPT_progress, &prog);
-	if (input) {
-		if (wfs_confine(r->ctx, "unpack", input))
-			return reply_ctx_error(r);
-		o.in_fd = open(input, O_RDONLY | O_CLOEXEC);
-		if (o.in_fd < 0)
-			return reply_error(r, "unpack %s: %s", input, strerror(errno));
-	}
-	rc = wfs_unpack(r->ctx, &o, &res);
-	if (input)
-		close(o.in_fd);
+	rc = input ? wfs_unpack_file(r->ctx, &o, input, &res) : wfs_unpack(r->ctx, &o, &res);
 	if (rc)
 		return reply_ctx_error(r);
 	reply_ok_begin(r);

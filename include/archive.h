@@ -48,6 +48,11 @@ struct wfs_archive_result {
 
 int wfs_pack(struct wfs_ctx *c, const struct wfs_pack_opts *o,
 	     struct wfs_archive_result *res);
+/* wfs_pack into the file output (confined, refused in read-only mode):
+ * written to a temporary beside it and renamed over it when complete,
+ * so a failure leaves what was there. */
+int wfs_pack_file(struct wfs_ctx *c, struct wfs_pack_opts *o, const char *output,
+		  struct wfs_archive_result *res);
 
 struct wfs_unpack_opts {
 	const char *dir; /* created when missing (one level) */
@@ -65,6 +70,9 @@ struct wfs_unpack_opts {
  * no partial file; entries completed before the error stay. */
 int wfs_unpack(struct wfs_ctx *c, const struct wfs_unpack_opts *o,
 	       struct wfs_archive_result *res);
+/* wfs_unpack of the regular file input, opened confined. */
+int wfs_unpack_file(struct wfs_ctx *c, struct wfs_unpack_opts *o, const char *input,
+		    struct wfs_archive_result *res);
 
 /* The result as the data of an envelope: {"files","dirs","symlinks",
  * "bytes","compressed_bytes","skipped":[...],"skipped_total"}. */

@@ -835,3 +835,50 @@ void wfs_archive_json(struct buf *b, const struct wfs_archive_result *r)
 	}
 	buf_printf(b, "],\"skipped_total\":%llu}", r->skipped_total);
 }
+
+int wfs_pack_file(struct wfs_ctx *c, struct wfs_pack_opts *o, const char *output,
+		  struct wfs_archive_result *res)
+{
+	const char *base = NULL;
+	char tmp[300];
+	int fd, dfd, rc;
+
+	if (wfs_writable(c, "pack", output) || wfs_confine(c, "pack", output))
+		return -1;
+	/* the temp and the rename go through the directory opened (beneath
+	 * the root when confined), never by name again */
+	dfd = fs_open_parent(c, "pack", output, &base);
+	if (dfd < 0)
+		return -1;
+	snprintf(tmp, sizeof(tmp), "%.200s.wickfs-tmp-%d", base, (int)getpid());
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = wfs_fail(c, "pack %s: %s", output, strerror(errno));
+		close(dfd);
+		return rc;
+	}
+	o->out_fd = fd;
+	rc = wfs_pack(c, o, res);
+	if (close(fd) && !rc)
+		rc = wfs_fail(c, "pack %s: %s", output, strerror(errno));
+	if (!rc && renameat(dfd, tmp, dfd, base))
+		rc = wfs_fail(c, "pack %s: %s", output, strerror(errno));
+	if (rc)
+		unlinkat(dfd, tmp, 0);
+	close(dfd);
+	return rc;
+}
+
+int wfs_unpack_file(struct wfs_ctx *c, struct wfs_unpack_opts *o, const char *input,
+		    struct wfs_archive_result *res)
+{
+	struct stat st;
+	int rc;
+
+	o->in_fd = fs_open_regular(c, "unpack", input, &st); /* confined there */
+	if (o->in_fd < 0)
+		return -1;
+	rc = wfs_unpack(c, o, res);
+	close(o->in_fd);
+	return rc;
+}

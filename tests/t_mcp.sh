@@ -94,12 +94,12 @@ serve "$d"
 check mcp.init.version '"2025-06-18"' "$(get 0 'r["protocolVersion"]' | sed 's/.*/"&"/')"
 check mcp.init.caps '{"tools": {"listChanged": false}, "logging": {}, "resources": {}}' "$(get 0 'r["capabilities"]')"
 check mcp.init.one_answer_each 3 "$(wc -l <"$RESP")"
-names='read_text_file read_file read_media_file read_multiple_files write_file edit_file create_directory list_directory list_directory_with_sizes directory_tree move_file search_files get_file_info list_allowed_directories grep read_lines apply_patch run_command stat diff delete_file copy_file snapshot snapshots snapshot_diff restore'
+names='read_text_file read_file read_media_file read_multiple_files write_file edit_file create_directory list_directory list_directory_with_sizes directory_tree move_file search_files get_file_info list_allowed_directories grep read_lines apply_patch run_command stat diff delete_file copy_file snapshot snapshots snapshot_diff restore pack unpack'
 check mcp.list.names "$names" "$(get 1 '" ".join(t["name"] for t in r["tools"])')"
 check mcp.list.schemas "ok" "$(get 1 '"ok" if all(t["inputSchema"]["type"] == "object" and t["outputSchema"]["type"] == "object" and t["annotations"]["openWorldHint"] is False and "description" in t for t in r["tools"]) else "bad"')"
 check mcp.list.read_only_hints "read_text_file read_file read_media_file read_multiple_files list_directory list_directory_with_sizes directory_tree search_files get_file_info list_allowed_directories grep read_lines stat diff snapshots snapshot_diff" \
 	"$(get 1 '" ".join(t["name"] for t in r["tools"] if t["annotations"]["readOnlyHint"])')"
-check mcp.list.destructive "write_file edit_file move_file apply_patch run_command delete_file restore" \
+check mcp.list.destructive "write_file edit_file move_file apply_patch run_command delete_file restore pack unpack" \
 	"$(get 1 '" ".join(t["name"] for t in r["tools"] if t["annotations"].get("destructiveHint"))')"
 check mcp.list.required '["path", "edits"]' "$(get 1 '[t for t in r["tools"] if t["name"] == "edit_file"][0]["inputSchema"]["required"]')"
 check mcp.ping '{}' "$(get 2 'r')"
@@ -238,6 +238,25 @@ check mcp.restore '["c.txt"] hello' "$(get 148 'r["structuredContent"]["recreate
 check mcp.snapshots 1 "$(get 149 'len(r["structuredContent"]["snapshots"])')"
 check_match mcp.diff.needs "True *\"otherPath\" or content is needed*" "$(iserr 150) $(text 150)"
 rm -rf "$d/c.txt" "$d/.wickfs"
+
+# ---- pack and unpack: a tree to an archive file and back ----
+mkdir -p "$d/pk/sub" && printf 'one\n' >"$d/pk/sub/1.txt" && printf 'two\n' >"$d/pk/2.log"
+start
+call 160 pack '{"path":"pk","output":"pk.tgz","exclude":["*.log"]}'
+call 161 unpack '{"archive":"pk.tgz","destination":"out"}'
+call 162 pack "{\"path\":\"pk\",\"output\":\"$outside/x.tgz\"}"
+call 163 unpack '{"archive":"a.txt","destination":"out2"}'
+call 164 pack '{"path":"pk","output":"pk2.tgz","level":10}'
+serve "$d"
+check mcp.pack "1 1" "$(get 160 'str(r["structuredContent"]["files"]) + " " + str(r["structuredContent"]["dirs"])')"
+check mcp.pack.gzip "1f8b" "$(od -An -tx1 -N2 "$d/pk.tgz" | tr -d ' ')"
+check mcp.unpack "one|" "$(cat "$d/out/sub/1.txt")|$(cat "$d/out/2.log" 2>/dev/null)"
+check mcp.unpack.count 1 "$(get 161 'r["structuredContent"]["files"]')"
+check_match mcp.pack.outside "True *$outside/x.tgz*" "$(iserr 162) $(text 162)"
+check_true mcp.pack.outside_nothing "an archive was written outside" test ! -e "$outside/x.tgz"
+check_match mcp.unpack.not_archive "True unpack*" "$(iserr 163) $(text 163)"
+check mcp.pack.bad_level 'True Input validation error: Invalid arguments for tool pack: field "level" is a gzip level, 0 to 9' "$(iserr 164) $(text 164)"
+rm -rf "$d/pk" "$d/pk.tgz" "$d/out" "$d/out2"
 
 # ---- the ways out, through several tools ----
 start

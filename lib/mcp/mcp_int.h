@@ -106,6 +106,8 @@ int mcp_snapshot(struct mcp_call *c);
 int mcp_snapshots(struct mcp_call *c);
 int mcp_restore(struct mcp_call *c);
 int mcp_snapshot_diff(struct mcp_call *c);
+int mcp_pack(struct mcp_call *c);
+int mcp_unpack(struct mcp_call *c);
 const char *mcp_mime_of(const char *path);
 
 #endif

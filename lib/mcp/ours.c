@@ -3,6 +3,7 @@
  * model; each is one call of the operation the applet of that job makes.
  */
 #include <string.h>
+#include "archive.h"
 #include "diff.h"
 #include "fsops.h"
 #include "lines.h"
@@ -327,5 +328,55 @@ int mcp_snapshot_diff(struct mcp_call *c)
 	    wfs_snap_diff(c->ctx, &o, ref, &d))
 		return -1;
 	wfs_snap_diff_json(&c->data, &d);
+	return json_result(c);
+}
+
+/* pack and unpack: an archive file and a directory in one allowed one. */
+static int same_root(struct mcp_call *c, const char *op, const char *a, const char *b,
+		     const char *root)
+{
+	if (strcmp(root, c->ctx->root))
+		return wfs_fail(c->ctx, "%s %s %s: the two paths are in different allowed "
+					"directories",
+				op, a, b);
+	return 0;
+}
+
+int mcp_pack(struct mcp_call *c)
+{
+	struct wfs_pack_opts o = {0};
+	struct wfs_archive_result res;
+	const char *out, *root;
+	long long level = 6;
+	size_t n = 0;
+	int given;
+
+	if (!(o.dir = path_or_first(c, "path")))
+		return -1;
+	root = c->ctx->root;
+	if (!(out = mcp_path_arg(c, "output")) || same_root(c, "pack", o.dir, out, root) ||
+	    mcp_arg_strs(c, "exclude", 0, &o.exclude, &n) ||
+	    mcp_arg_bool(c, "gitignore", &o.gitignore) || mcp_arg_int(c, "level", &level, &given))
+		return -1;
+	if (level < 0 || level > 9)
+		return mcp_bad_arg(c, "level", "is a gzip level, 0 to 9");
+	o.nexclude = (int)n;
+	o.level = (int)level;
+	if (wfs_pack_file(c->ctx, &o, out, &res))
+		return -1;
+	wfs_archive_json(&c->data, &res);
+	return json_result(c);
+}
+
+int mcp_unpack(struct mcp_call *c)
+{
+	struct wfs_unpack_opts o = {0};
+	struct wfs_archive_result res;
+	const char *in = mcp_path_arg(c, "archive"), *root = c->ctx->root;
+
+	if (!in || !(o.dir = path_or_first(c, "destination")) ||
+	    same_root(c, "unpack", in, o.dir, root) || wfs_unpack_file(c->ctx, &o, in, &res))
+		return -1;
+	wfs_archive_json(&c->data, &res);
 	return json_result(c);
 }

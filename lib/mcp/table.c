@@ -42,6 +42,8 @@ const struct mcp_tool mcp_tools[] = {
 	{"snapshots", MCP_RO, mcp_snapshots},
 	{"snapshot_diff", MCP_RO | MCP_LONG, mcp_snapshot_diff},
 	{"restore", MCP_DESTRUCTIVE, mcp_restore},
+	{"pack", MCP_DESTRUCTIVE | MCP_LONG, mcp_pack},
+	{"unpack", MCP_DESTRUCTIVE | MCP_LONG, mcp_unpack},
 };
 
 const size_t mcp_tool_count = sizeof(mcp_tools) / sizeof(*mcp_tools);

@@ -41,7 +41,7 @@ async function sdkMode(wickfs, dir, rootdir) {
 	const c = await connect(wickfs, ['mcp', dir]);
 	check('sdk.server_name', 'wickfs', c.getServerVersion().name);
 	const tools = (await c.listTools()).tools.map((t) => t.name);
-	check('sdk.list.count', 26, tools.length);
+	check('sdk.list.count', 28, tools.length);
 	check('sdk.list.has_reference', true, ['read_text_file', 'edit_file', 'directory_tree', 'search_files', 'list_allowed_directories'].every((n) => tools.includes(n)));
 	// the client validates structuredContent against each outputSchema
 	let r = await c.callTool({ name: 'read_text_file', arguments: { path: 'a.txt' } });
