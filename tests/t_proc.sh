@@ -90,10 +90,15 @@ check proc.client_stream_signal 137 "$?"
 
 # A slow reader: the command is held by a full pipe, not buffered. The
 # client's stdout is a pipe nobody reads while RSS is sampled.
+# PROC_SLOW_BYTES sets the output's size (200 MB here; 1 GB, by hand:
+# PROC_SLOW_BYTES=1000000000 tests/run t_proc).
+slow=${PROC_SLOW_BYTES:-200000000}
 # VmHWM: the most the daemon's RSS has been since it started.
 rss() { awk '/^VmHWM/ {print $2}' "/proc/$MAIN/status"; }
 mkfifo "$d/slow"
-cl exec --stream 'yes | head -c 200000000' >"$d/slow" &
+slow_t=$((30 + slow / 10000000)) # seconds: 50 for 200 MB
+with_timeout "$slow_t" "$WICKFS" client --connect "unix:$SOCK" --timeout "$slow_t" exec --stream \
+	"yes | head -c $slow" >"$d/slow" &
 SPID=$!
 exec 8<"$d/slow"
 max=0
@@ -104,8 +109,8 @@ for i in $(seq 20); do
 done
 held=$(raw '{"id":"l","op":"list"}')
 held=$(num stdout_bytes "$held")
-check_true proc.slow_reader_paused "read $held of 200000000 bytes while the reader was stopped" \
-	test "${held:-200000000}" -lt 50000000
+check_true proc.slow_reader_paused "read $held of $slow bytes while the reader was stopped" \
+	test "${held:-$slow}" -lt 50000000
 tail_line=$(tail -c 2 <&8 | od -An -c | tr -d ' ')
 exec 8<&-
 wait "$SPID"
