@@ -66,13 +66,14 @@ row() { # row NAME PEER
 		"$(fmt_ms "$(sd "$1")")" "$2" "$(fmt_ms "$p")" "$(fmt_ms "$(sd "$2")")" \
 		"$(ratio "$m" "$p")" "$(ratio "$(least "$1")" "$(least "$2")")"
 }
-# counters: per command, page faults and task clock (perf stat, 500 runs)
-# and system calls (strace -c), where those tools work.
+# counters: per command, page faults and task clock (perf stat, 500 runs),
+# system calls (strace -c) and instructions (callgrind: the same count
+# whatever else the machine does), where those tools work.
 counters() {
 	command -v perf >/dev/null 2>&1 && perf stat -e page-faults true >/dev/null 2>&1 || return 0
 	echo
-	echo "| command | page faults | task clock | system calls |"
-	echo "|---|---:|---:|---:|"
+	echo "| command | page faults | task clock | system calls | instructions (callgrind) |"
+	echo "|---|---:|---:|---:|---:|"
 	for c in "wickfs read|$W read $FILE" "wickfs ls|$W ls $DIR" "cat|$CAT $FILE" \
 		${EMPTY:+"empty program|$EMPTY"}; do
 		n=${c%%|*} cmd=${c#*|}
@@ -87,7 +88,13 @@ counters() {
 			# strace -c's total row: %, seconds, usecs/call, calls
 			sc=$(awk '$NF == "total" { print $4 }' "$fx/strace.txt")
 		fi
-		printf '| `%s` | %s | %s | %s |\n' "$n" "${pf:--}" "${tc:--}" "${sc:--}"
+		ir=-
+		if command -v valgrind >/dev/null 2>&1; then
+			# shellcheck disable=SC2086
+			ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $cmd 2>&1 >/dev/null |
+				sed -n 's/.*refs: *//p' | tr -d ,)
+		fi
+		printf '| `%s` | %s | %s | %s | %s |\n' "$n" "${pf:--}" "${tc:--}" "${sc:--}" "${ir:--}"
 	done
 }
 md=$BENCH_OUT/fileops.md
