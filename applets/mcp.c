@@ -1,6 +1,6 @@
 /* mcp.c - a Model Context Protocol server on stdin/stdout
  *
- * APPLET(mcp, "max-result#<1000=100000 no-commands listen: token-file: allow-origin* max-body#<1024=67108864 max-memory#<1048576=268435456 max-conns#<1>100000=256", 0, -1, APPLET_CLI_ONLY)
+ * APPLET(mcp, "max-result#<1000=100000 no-commands mount* listen: token-file: allow-origin* max-body#<1024=67108864 max-memory#<1048576=268435456 max-conns#<1>100000=256", 0, -1, APPLET_CLI_ONLY)
  *
  * config APPLET_MCP
  *	bool "mcp: a Model Context Protocol server (stdio, HTTP)"
@@ -26,6 +26,10 @@
  *	                      said (default 100000)
  *	  --no-commands       no run_command: a model gets files only, as
  *	                      with the reference server
+ *	  --mount VPATH=DIR[:ro]  paths under VPATH are DIR's (repeatable;
+ *	                      an absolute, normalised VPATH other than /,
+ *	                      none inside another); with :ro every write
+ *	                      there is refused, naming the mount
  *	  --listen HOST:PORT  Streamable HTTP at http://HOST:PORT/mcp
  *	                      instead of stdio (port 0: any free one; the
  *	                      address is said on stderr)
@@ -79,25 +83,33 @@ static const char *read_token(struct req *r, const char *file)
 	return t;
 }
 
+/* A repeatable option's values, NULL-ended (NULL when out of memory). */
+static const char *const *nul_ended(struct req *r, int opt)
+{
+	const char **list, **out;
+	int i, n = opt_list(r, opt, &list);
+
+	out = arena_alloc(r->arena, ((size_t)n + 1) * sizeof(*out));
+	for (i = 0; out && i < n; i++)
+		out[i] = list[i];
+	if (out)
+		out[n] = NULL;
+	return out;
+}
+
 /* --listen: the same server over HTTP. */
 static int serve_http(struct req *r, struct mcp_server *s)
 {
 	struct mcp_http_opts o = {0};
-	const char **list, **origins;
 	const char *file = opt_str(r, OPT_token_file);
-	int i, n = opt_list(r, OPT_allow_origin, &list);
 	struct buf err;
+	int i;
 
 	o.listen = opt_str(r, OPT_listen);
 	if (file && !(o.token = read_token(r, file)))
 		return 1;
-	origins = arena_alloc(r->arena, ((size_t)n + 1) * sizeof(*origins));
-	if (!origins)
+	if (!(o.origins = nul_ended(r, OPT_allow_origin)))
 		return 1;
-	for (i = 0; i < n; i++)
-		origins[i] = list[i];
-	origins[n] = NULL;
-	o.origins = origins;
 	o.max_body = (size_t)opt_num(r, OPT_max_body);
 	o.max_memory = (size_t)opt_num(r, OPT_max_memory);
 	o.max_conns = (int)opt_num(r, OPT_max_conns);
@@ -126,10 +138,15 @@ int mcp_main(struct req *r)
 	s.no_commands = opt_has(r, OPT_no_commands);
 	s.in_fd = 0;
 	s.out_fd = 1;
+	if (opt_has(r, OPT_mount) &&
+	    (!(s.mounts = nul_ended(r, OPT_mount)) || mcp_check_mounts(s.mounts, &err))) {
+		rc = 2;
+		goto out;
+	}
 	if (r->argc && mcp_set_dirs(&s, (const char *const *)r->argv, (size_t)r->argc, &err))
 		buf_puts(&err, "none of the directories given is accessible\n");
-	else if (!r->argc && root)
-		mcp_set_dirs(&s, &root, 1, &err);
+	else if (!r->argc && (root || s.mounts))
+		mcp_set_dirs(&s, root ? &root : NULL, root ? 1 : 0, &err);
 	if (r->argc && !s.ndirs) {
 		rc = 1;
 		goto out;

@@ -22,6 +22,11 @@ struct mcp_server {
 	char **dirs;  /* allowed directories, resolved (malloc'd) */
 	char **given; /* each as given, made absolute and cleaned */
 	size_t ndirs;
+	/* --mount VPATH=DIR[:ro], NULL-ended (checked by mcp_check_mounts):
+	 * after the directories, each with given VPATH; ro[i] marks a
+	 * read-only one among dirs. */
+	const char *const *mounts;
+	unsigned char *ro;
 	int readonly, readonly_exec; /* the context's modes */
 	const struct settings *set;  /* the front end's (limits); NULL: defaults */
 	int no_commands;             /* run_command hidden */
@@ -54,9 +59,12 @@ struct mcp_http_opts {
 	int max_conns;
 };
 
-/* Replace the allowed directories by paths[0..n): each resolved
- * (realpath) and kept when it is a directory; what is skipped is said in
- * err. 0, or -1 when none is left (the old list is then kept). */
+/* The mounts' rules: VPATH absolute and clean, not "/", none inside
+ * another; DIR a directory. 0, or -1 with the first wrong one in err. */
+int mcp_check_mounts(const char *const *mounts, struct buf *err);
+/* Replace the allowed directories by paths[0..n) and the mounts: each
+ * resolved (realpath) and kept when it is a directory; what is skipped is
+ * said in err. 0, or -1 when none is left (the old list is then kept). */
 int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 		 struct buf *err);
 void mcp_free_dirs(struct mcp_server *s);

@@ -441,6 +441,44 @@ check mcp.no_commands.list "" "$(get 1 '" ".join(t["name"] for t in r["tools"] i
 check mcp.no_commands.call "True run_command: refused, the server runs with --no-commands" "$(iserr 83) $(text 83)"
 check_true mcp.no_commands.nothing "the command ran" test ! -e "$d/ro3"
 
+# ---- --mount VPATH=DIR[:ro]: paths under VPATH are DIR's ----
+mkdir -p "$w/mdata" "$w/mro"
+printf 'data\n' >"$w/mdata/x.txt"
+printf 'ro\n' >"$w/mro/r.txt"
+start
+call 170 read_text_file '{"path":"/data/x.txt"}'
+call 171 write_file '{"path":"/data/new.txt","content":"n"}'
+call 172 read_text_file '{"path":"/docs/r.txt"}'
+call 173 write_file '{"path":"/docs/new.txt","content":"n"}'
+call 174 delete_file '{"path":"/docs/r.txt"}'
+call 175 write_file "{\"path\":\"$w/mro/new.txt\",\"content\":\"n\"}"
+call 176 read_text_file '{"path":"/data/../mro/r.txt"}'
+call 177 read_text_file '{"path":"a.txt"}'
+serve --mount /data="$w/mdata" --mount /docs="$w/mro:ro" "$d"
+check mcp.mount.read "data" "$(text 170 | head -1)"
+check mcp.mount.write "n" "$(cat "$w/mdata/new.txt" 2>/dev/null)"
+check mcp.mount.ro_read "ro" "$(text 172 | head -1)"
+check mcp.mount.ro_write "True write_file /docs/new.txt: refused, /docs is a read-only mount (--mount)" "$(iserr 173) $(text 173)"
+check mcp.mount.ro_delete "True delete_file /docs/r.txt: refused, /docs is a read-only mount (--mount)" "$(iserr 174) $(text 174)"
+check_match mcp.mount.ro_by_real_path "True write_file $w/mro/new.txt: refused, /docs is a read-only mount*" "$(iserr 175) $(text 175)"
+check_true mcp.mount.ro_nothing_written "a file appeared in the read-only mount" test ! -e "$w/mro/new.txt" -a -e "$w/mro/r.txt"
+check_match mcp.mount.no_way_out "True Access denied*" "$(iserr 176) $(text 176)"
+check mcp.mount.dirs_stay "hello" "$(text 177 | head -1)"
+for m in x /=/tmp data="$w/mdata" /data/="$w/mdata" /a//b="$w/mdata" /data="$w/nonexistent"; do
+	"$WICKFS" mcp --mount "$m" "$d" </dev/null >/dev/null 2>"$w/merr"
+	echo "$? $(cat "$w/merr")"
+done >"$w/mounts.out"
+check mcp.mount.bad "2 wickfs mcp: --mount x: not VPATH=DIR or VPATH=DIR:ro
+2 wickfs mcp: --mount /=/tmp: VPATH must be an absolute path other than /
+2 wickfs mcp: --mount data=$w/mdata: VPATH must be an absolute path other than /
+2 wickfs mcp: --mount /data/=$w/mdata: VPATH must be normalised (no //, . or .., no trailing /)
+2 wickfs mcp: --mount /a//b=$w/mdata: VPATH must be normalised (no //, . or .., no trailing /)
+2 wickfs mcp: --mount /data=$w/nonexistent: DIR is not a directory" "$(cat "$w/mounts.out")"
+"$WICKFS" mcp --mount /data="$w/mdata" --mount /data/sub="$w/mro" "$d" </dev/null >/dev/null 2>"$w/merr"
+check mcp.mount.overlap "2 wickfs mcp: --mount /data/sub=$w/mro: it overlaps an earlier mount" "$? $(cat "$w/merr")"
+"$WICKFS" mcp --mount /da="$w/mdata" --mount /data="$w/mro" "$d" </dev/null >/dev/null 2>"$w/merr"
+check mcp.mount.prefix_not_overlap "0 " "$? $(grep -v serving "$w/merr")"
+
 # ---- bad input: an error naming what is wrong, and the server goes on ----
 start
 line 'not json'

@@ -110,7 +110,7 @@ const char *mcp_path(struct mcp_call *c, const char *path)
 {
 	struct mcp_server *s = c->s;
 	const char *abs, *best = NULL;
-	size_t i, bestlen = 0, cut = 0;
+	size_t i, bi = 0, bestlen = 0, cut = 0;
 	struct buf list;
 
 	abs = path[0] == '/' ? path : arena_printf(c->a, "%s/%s", s->dirs[0], path);
@@ -122,15 +122,10 @@ const char *mcp_path(struct mcp_call *c, const char *path)
 	/* the innermost allowed directory holding it, as resolved or given */
 	for (i = 0; i < s->ndirs; i++) {
 		size_t n = holds(s->dirs[i], abs), g = holds(s->given[i], abs);
-		if (n > bestlen) {
+		if (n > bestlen || g > bestlen) {
 			best = s->dirs[i];
-			bestlen = n;
-			cut = n;
-		}
-		if (g > bestlen) {
-			best = s->dirs[i];
-			bestlen = g;
-			cut = g;
+			bi = i;
+			bestlen = cut = n > g ? n : g;
 		}
 	}
 	if (!best) {
@@ -144,6 +139,12 @@ const char *mcp_path(struct mcp_call *c, const char *path)
 	}
 	c->ctx->root = best;
 	c->ctx->root_errno = 0;
+	/* under a read-only mount only the tools that write nothing */
+	if (s->ro && s->ro[bi] && !(c->flags & MCP_RO)) {
+		wfs_fail(c->ctx, "%s %s: refused, %s is a read-only mount (--mount)", c->tool, path,
+			 s->given[bi]);
+		return NULL;
+	}
 	if (strcmp(best, "/") && (cut != strlen(best) || strncmp(abs, best, cut)))
 		abs = arena_printf(c->a, "%s%s", best, abs + cut); /* given -> resolved */
 	if (!abs)

@@ -15,6 +15,7 @@ struct mcp_call {
 	struct wfs_ctx *ctx;
 	struct arena *a;
 	const char *tool;
+	unsigned flags;              /* the tool's MCP_* */
 	const struct json_val *args; /* an object (maybe empty) */
 	struct buf text, data, content;
 	int no_cap; /* the tool capped its own text */

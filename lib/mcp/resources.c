@@ -27,6 +27,7 @@ int mcp_resource(struct mcp_server *s, struct arena *a, const char *uri, struct 
 	c.ctx = &ctx;
 	c.a = a;
 	c.tool = "resources/read";
+	c.flags = MCP_RO;
 	if (!s->ndirs) {
 		snprintf(err, errlen, "Resource not found: %s: no allowed directories", uri);
 		return -32002;

@@ -137,6 +137,8 @@ void mcp_free_dirs(struct mcp_server *s)
 	}
 	free(s->dirs);
 	free(s->given);
+	free(s->ro);
+	s->ro = NULL;
 	s->dirs = s->given = NULL;
 	s->ndirs = 0;
 }
@@ -159,18 +161,89 @@ static char *absolute(const char *path)
 	return r;
 }
 
+/* A mount's parts: VPATH (len *vlen), DIR in dir (NUL-ended), ro. */
+static int mount_split(const char *m, size_t *vlen, char *dir, size_t dirlen, int *ro)
+{
+	const char *eq = strchr(m, '=');
+	size_t n;
+
+	if (!eq)
+		return -1;
+	*vlen = (size_t)(eq - m);
+	n = strlen(eq + 1);
+	*ro = n > 3 && !strcmp(eq + 1 + n - 3, ":ro");
+	if (*ro)
+		n -= 3;
+	if (!n || n >= dirlen)
+		return -1;
+	memcpy(dir, eq + 1, n);
+	dir[n] = 0;
+	return 0;
+}
+
+int mcp_check_mounts(const char *const *mounts, struct buf *err)
+{
+	size_t i, k, vl, wl;
+	char dir[4096], other[4096];
+	struct arena a;
+	struct stat st;
+	int ro, rc = 0;
+
+	arena_init(&a);
+	for (i = 0; mounts && mounts[i] && !rc; i++) {
+		const char *m = mounts[i], *why = NULL, *clean;
+
+		if (mount_split(m, &vl, dir, sizeof(dir), &ro))
+			why = "not VPATH=DIR or VPATH=DIR:ro";
+		else if (m[0] != '/' || vl < 2)
+			why = "VPATH must be an absolute path other than /";
+		else if (!(clean = path_clean(&a, arena_strndup(&a, m, vl))) ||
+			 strlen(clean) != vl || strncmp(clean, m, vl))
+			why = "VPATH must be normalised (no //, . or .., no trailing /)";
+		else if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+			why = "DIR is not a directory";
+		for (k = 0; !why && k < i; k++)
+			if (!mount_split(mounts[k], &wl, other, sizeof(other), &ro) &&
+			    !strncmp(m, mounts[k], vl < wl ? vl : wl) &&
+			    (vl == wl || m[vl < wl ? vl : wl] == '/' ||
+			     mounts[k][vl < wl ? vl : wl] == '/'))
+				why = "it overlaps an earlier mount";
+		if (why) {
+			buf_printf(err, "--mount %s: %s\n", m, why);
+			rc = -1;
+		}
+	}
+	arena_free(&a);
+	return rc;
+}
+
 int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 		 struct buf *err)
 {
-	char **dirs = calloc(n + 1, sizeof(*dirs)), **given = calloc(n + 1, sizeof(*given));
-	size_t i, k = 0;
+	size_t i, k = 0, nm = 0, vl;
+	char **dirs, **given, dir[4096];
+	unsigned char *ro;
+	int r;
 
-	for (i = 0; dirs && given && i < n; i++) {
-		char *real = realpath(paths[i], NULL), *abs = absolute(paths[i]);
+	while (s->mounts && s->mounts[nm])
+		nm++;
+	dirs = calloc(n + nm + 1, sizeof(*dirs));
+	given = calloc(n + nm + 1, sizeof(*given));
+	ro = calloc(n + nm + 1, 1);
+	for (i = 0; dirs && given && ro && i < n + nm; i++) {
+		const char *p = i < n ? paths[i] : dir;
+		char *real, *abs;
 		struct stat st;
 
+		if (i >= n) { /* a mount: DIR under the name VPATH */
+			if (mount_split(s->mounts[i - n], &vl, dir, sizeof(dir), &r))
+				continue;
+			ro[k] = (unsigned char)r;
+		}
+		real = realpath(p, NULL);
+		abs = i < n ? absolute(p) : strndup(s->mounts[i - n], vl);
 		if (!real || !abs || stat(real, &st) || !S_ISDIR(st.st_mode)) {
-			buf_printf(err, "skipping %s: %s\n", paths[i],
+			buf_printf(err, "skipping %s: %s\n", p,
 				   real && abs ? "not a directory" : strerror(errno));
 			free(real);
 			free(abs);
@@ -182,11 +255,13 @@ int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 	if (!k) {
 		free(dirs);
 		free(given);
+		free(ro);
 		return -1;
 	}
 	mcp_free_dirs(s);
 	s->dirs = dirs;
 	s->given = given;
+	s->ro = ro;
 	s->ndirs = k;
 	/* relative paths in apply_patch and run_command's directory */
 	if (chdir(dirs[0]))
@@ -527,6 +602,7 @@ static void tools_call(struct mcp_server *s, struct arena *a, const struct json_
 	c.ctx = &ctx;
 	c.a = a;
 	c.tool = t->name;
+	c.flags = t->flags;
 	c.args = args && args->type == JSON_OBJ ? args : &empty;
 	buf_init(&c.text);
 	buf_init(&c.data);
