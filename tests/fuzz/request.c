@@ -26,8 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d.o = &o;
 	d.stopping = 1; /* job_free frees, no cache to clean up */
 	j = request_parse(&d, (const char *)data + 1, size - 1);
-	if (!j)
+	if (!j) {
+		session_free_all(&d);
 		return 0;
+	}
 	if (j->mode == JOB_DONE && (!j->resp.len || j->resp.p[j->resp.len - 1] != '\n'))
 		abort(); /* an answer is one whole line */
 	if (j->mode == JOB_APPLET && (!j->applet || j->argc < 0 || j->argv[j->argc]))
@@ -37,5 +39,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (j->mode != JOB_DONE && j->timeout_s <= 0)
 		abort();
 	job_free(j);
+	session_free_all(&d); /* what a "session" made, as the daemon ends */
 	return 0;
 }
