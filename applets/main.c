@@ -13,6 +13,7 @@
 #include "bytes.h"
 #include "ctx.h"
 #include "fs.h"
+#include "overlay.h"
 #include "path.h"
 #include "settings.h"
 
@@ -28,6 +29,8 @@ static void usage(FILE *f)
 		   "                                  refused in read-only mode)\n"
 		   "       wickfs --root DIR APPLET ...  (confined to DIR, as WICKFS_ROOT=DIR;\n"
 		   "                                      relative paths are relative to DIR)\n"
+		   "       wickfs --overlay NAME APPLET ...  (through overlay NAME's layer,\n"
+		   "                              as WICKFS_OVERLAY=NAME: wickfs help overlay)\n"
 		   "       wickfs -t APPLET ...  (answers as text for people, as\n"
 		   "                              WICKFS_OUTPUT=text; grep 1 when nothing\n"
 		   "                              matched, diff 1 when files differ,\n"
@@ -175,7 +178,9 @@ int main(int argc, char **argv)
 	struct settings set;
 	struct wfs_ctx ctx;
 	struct req r;
-	int rc, escaped = 0;
+	int rc, escaped = 0, ov = 0;
+	char ov_err[PATH_MAX + 256];
+	const char *ov_name, *root;
 
 	if (argc >= 2 && !strcmp(argv[1], "__session"))
 		return session_save(argc, argv);
@@ -188,6 +193,13 @@ int main(int argc, char **argv)
 			if (argc >= 3 && !strcmp(argv[1], "--root")) {
 				if (!*argv[2] || setenv("WICKFS_ROOT", argv[2], 1)) {
 					fprintf(stderr, "wickfs: --root needs a directory\n");
+					return 2;
+				}
+				argc -= 2;
+				argv += 2;
+			} else if (argc >= 3 && !strcmp(argv[1], "--overlay")) {
+				if (!*argv[2] || setenv("WICKFS_OVERLAY", argv[2], 1)) {
+					fprintf(stderr, "wickfs: --overlay needs a name\n");
 					return 2;
 				}
 				argc -= 2;
@@ -262,6 +274,13 @@ int main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
+	/* --overlay: the view first, so that the applet runs unchanged in it
+	 * (overlay itself acts on the real tree and its layers) */
+	ov_name = getenv("WICKFS_OVERLAY");
+	if (ov_name && *ov_name && strcmp(a->name, "overlay")) {
+		root = getenv("WICKFS_ROOT");
+		ov = overlay_enter(ov_name, root && *root ? root : ".", ov_err, sizeof(ov_err));
+	}
 	arena_init(&arena);
 	buf_init(&out);
 	buf_init(&err);
@@ -275,8 +294,8 @@ int main(int argc, char **argv)
 	if (!rc)
 		wfs_ctx_init(&ctx, &arena, &set);
 	r.text = !rc && set.text;
-	if (rc) {
-		reply_error(&r, "%s", ctx.err);
+	if (rc || ov) {
+		reply_error(&r, "%s", rc ? ctx.err : ov_err);
 		rc = 1;
 	} else if (ctx.root && !ctx.root_errno && chdir(ctx.root)) {
 		/* relative paths are relative to the root, as in the daemon */
