@@ -40,11 +40,13 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 #include "bytes.h"
 #include "confine.h"
 #include "diff.h"
+#include "edit.h"
 #include "fs.h"
 #include "fsops.h"
 #include "json.h"
@@ -76,6 +78,7 @@ enum {
 struct ov {
 	struct wfs_ctx *c;
 	const char *op, *name, *dir;
+	char *lp; /* DIR/.wickfs/overlay/NAME */
 	int dirfd, lfd, pass, finishing, want_text;
 	struct ment *m;
 	size_t nm, sorted, cm;
@@ -127,44 +130,27 @@ static int rec(void *arg, const struct walk_ent *e)
 	return WALK_CONTINUE;
 }
 
-/* The layer's file name, whole or not at all: NAME.tmp, then a rename. */
-static int put_file(struct ov *o, const char *name, struct buf *b)
+/* The layer's file NAME: written whole from b, else read into *d. */
+static int lfile(struct ov *o, const char *name, struct buf *b, char **d, size_t *len)
 {
-	char tmp[16];
-	int fd, rc;
+	char *p = arena_printf(o->c->arena, "%s/%s", o->lp, name);
+	int rc;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
-	fd = openat(o->lfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	rc = fd < 0 || b->oom || bytes_write_all(fd, b->p ? b->p : "", b->len) || fsync(fd);
-	if (fd >= 0 && close(fd))
-		rc = 1;
-	if (rc || renameat(o->lfd, tmp, o->lfd, name))
-		return wfs_fail(o->c, "%s %s: %s/" LAYERS "/%s/%s: %s", o->op, o->name, o->dir,
-				o->name, name, strerror(b->oom ? ENOMEM : errno));
-	return 0;
-}
-
-/* A file of the layer, whole, into the arena. */
-static int get_file(struct ov *o, const char *name, char **d, size_t *len)
-{
-	struct stat st;
-	int fd = openat(o->lfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), rc;
-
-	if (fd < 0)
-		return -1;
-	rc = fstat(fd, &st) ? wfs_fail_errno(o->c, o->op, name, errno)
-			    : fs_read_fd(o->c, o->op, name, fd, &st, d, len);
-	close(fd);
+	o->c->own_state++;
+	rc = !p || (b && b->oom) ? wfs_fail(o->c, "%s %s: out of memory", o->op, name)
+	     : b                 ? wfs_write(o->c, p, b->p ? b->p : "", b->len, 0)
+				 : wfs_read(o->c, p, d, len);
+	o->c->own_state--;
 	return rc;
 }
 
 static int load_meta(struct ov *o)
 {
-	char *d, *p, *end;
-	size_t len;
+	char *d = NULL, *p, *end;
+	size_t len = 0;
 
-	if (get_file(o, "meta", &d, &len))
-		return *o->c->err ? -1 : wfs_fail_errno(o->c, o->op, "meta", errno);
+	if (lfile(o, "meta", NULL, &d, &len))
+		return -1;
 	for (p = d; p < d + len; p += strlen(p) + 1) {
 		struct ment e;
 		e.ino = strtoull(p, &end, 10);
@@ -243,36 +229,27 @@ static int opaque(int fd)
 	       v[0] == 'y';
 }
 
-static int read_at(struct ov *o, int dfd, const char *nm, const char *p, char **d,
-		   size_t *len)
+/* Regular file p, the real one and the layer's (each when set):
+ * *differ, and the unified diff for `overlay diff`. */
+static int file_diff(struct ov *o, const char *p, int real, int upper, int *differ)
 {
-	struct stat st;
-	int fd = openat(dfd, nm, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc;
-
-	if (fd < 0 || fstat(fd, &st))
-		return wfs_fail_errno(o->c, o->op, p, errno);
-	rc = fs_read_fd(o->c, o->op, p, fd, &st, d, len);
-	close(fd);
-	return rc;
-}
-
-/* Regular files p in rfd and ufd (-1: none): *differ, and the unified
- * diff for `overlay diff`. */
-static int file_diff(struct ov *o, const char *p, int rfd, int ufd, const char *nm,
-		     int *differ)
-{
-	char *a = "", *b = "", *la, *lb;
+	struct arena *ar = o->c->arena;
+	char *a = "", *b = "", *la = arena_printf(ar, "%s/%s", o->dir, p),
+	     *lb = arena_printf(ar, "%s/upper/%s", o->lp, p);
 	size_t al = 0, bl = 0;
 	struct diff d;
+	int rc;
 
-	if ((rfd >= 0 && read_at(o, rfd, nm, p, &a, &al)) ||
-	    (ufd >= 0 && read_at(o, ufd, nm, p, &b, &bl)))
+	o->c->own_state++;
+	rc = !la || !lb || (real && wfs_read(o->c, la, &a, &al)) || (upper && wfs_read(o->c, lb, &b, &bl));
+	o->c->own_state--;
+	if (rc)
 		return -1;
 	*differ = al != bl || memcmp(a, b, al);
 	if (!*differ || !o->want_text)
 		return 0;
-	la = rfd < 0 ? "/dev/null" : arena_printf(o->c->arena, "a/%s", p);
-	lb = ufd < 0 ? "/dev/null" : arena_printf(o->c->arena, "b/%s", p);
+	la = real ? arena_printf(ar, "a/%s", p) : "/dev/null";
+	lb = upper ? arena_printf(ar, "b/%s", p) : "/dev/null";
 	if (memchr(a, 0, al) || memchr(b, 0, bl)) {
 		buf_printf(&o->text, "Binary files %s and %s differ\n", la, lb);
 		return 0;
@@ -284,29 +261,26 @@ static int file_diff(struct ov *o, const char *p, int rfd, int ufd, const char *
 	return 0;
 }
 
-static int diff_ent(struct ov *o, int ufd, int rfd, int cfd, const char *p,
+static int diff_ent(struct ov *o, int rfd, int cfd, const char *p,
 		    const char *nm, const struct stat *us, const struct stat *rs, int wo)
 {
-	char t1[PATH_MAX], t2[PATH_MAX];
 	int differ = 0;
 
 	if (wo) {
 		if (rs)
 			add(o, DELETED, p);
-		return rs && S_ISREG(rs->st_mode) ? file_diff(o, p, rfd, -1, nm, &differ) : 0;
+		return rs && S_ISREG(rs->st_mode) ? file_diff(o, p, 1, 0, &differ) : 0;
 	}
 	if (!rs) {
 		add(o, ADDED, p);
-		return S_ISREG(us->st_mode) ? file_diff(o, p, -1, ufd, nm, &differ) : 0;
+		return S_ISREG(us->st_mode) ? file_diff(o, p, 0, 1, &differ) : 0;
 	}
-	if ((us->st_mode ^ rs->st_mode) & S_IFMT) {
+	/* a link or a special file in the layer was made there */
+	if ((us->st_mode ^ rs->st_mode) & S_IFMT || S_ISLNK(us->st_mode)) {
 		differ = 1;
 	} else if (S_ISREG(us->st_mode)) {
-		if (file_diff(o, p, rfd, ufd, nm, &differ))
+		if (file_diff(o, p, 1, 1, &differ))
 			return -1;
-	} else if (S_ISLNK(us->st_mode)) {
-		ssize_t a = readlinkat(rfd, nm, t1, sizeof(t1)), b = readlinkat(ufd, nm, t2, sizeof(t2));
-		differ = a != b || a < 0 || memcmp(t1, t2, (size_t)a);
 	} else if (S_ISDIR(us->st_mode) && opaque(cfd)) {
 		/* what the real directory holds and the layer's does not */
 		struct fs_dirent *e;
@@ -326,7 +300,7 @@ static int diff_ent(struct ov *o, int ufd, int rfd, int cfd, const char *p,
 	}
 	if (differ)
 		add(o, CHANGED, p);
-	else if (!S_ISLNK(us->st_mode) && (us->st_mode ^ rs->st_mode) & 07777)
+	else if ((us->st_mode ^ rs->st_mode) & 07777)
 		add(o, MODE, p);
 	return 0;
 }
@@ -372,7 +346,7 @@ static int entry(struct ov *o, int ufd, int rfd, const char *p, const char *nm,
 		opq = s == 2 && opaque(cfd);
 	}
 	if (o->pass == P_DIFF && s == 2) {
-		rc = diff_ent(o, ufd, rfd, cfd, p, nm, us, have ? &rs : NULL, wo);
+		rc = diff_ent(o, rfd, cfd, p, nm, us, have ? &rs : NULL, wo);
 	} else if (o->pass == P_CHECK && s == 2 && (!dir || opq)) {
 		rc = check(o, p, have ? &rs : NULL);
 	} else if (o->pass == P_APPLY) {
@@ -460,21 +434,24 @@ static int clean_paths(struct ov *o)
 
 static int commit(struct ov *o, int ufd)
 {
+	struct stat st;
 	struct buf j;
-	char *d;
-	size_t len, i;
+	char *d = NULL;
+	size_t len = 0, i;
 	int rc;
 
-	if (!get_file(o, "commit", &d, &len)) {
+	if (!fstatat(o->lfd, "commit", &st, AT_SYMLINK_NOFOLLOW)) {
 		/* an interrupted commit: finish it, as it was asked */
 		size_t cap = 0;
 		char *p;
+		if (lfile(o, "commit", NULL, &d, &len))
+			return -1;
 		o->finishing = 1;
 		o->np = 0;
 		for (p = d; p < d + len; p += strlen(p) + 1)
 			if (!arena_grow(o->c->arena, &o->paths, &cap, o->np + 1, sizeof(char *)))
 				o->paths[o->np++] = p;
-	} else if (*o->c->err || clean_paths(o)) {
+	} else if (clean_paths(o)) {
 		return -1;
 	}
 	o->hit = arena_alloc(o->c->arena, (size_t)o->np + 1);
@@ -493,7 +470,7 @@ static int commit(struct ov *o, int ufd)
 	buf_init(&j);
 	for (rc = 0; rc < o->np; rc++)
 		buf_add(&j, o->paths[rc], strlen(o->paths[rc]) + 1);
-	rc = put_file(o, "commit", &j);
+	rc = lfile(o, "commit", &j, NULL, NULL);
 	buf_free(&j);
 	o->pass = P_APPLY;
 	if (rc || visit(o, ufd, o->dirfd, "", 0))
@@ -504,7 +481,7 @@ static int commit(struct ov *o, int ufd)
 	for (i = 0; i < o->nm; i++)
 		if (o->m[i].ino)
 			put_ment(&j, o->m[i].ino, o->m[i].ct, o->m[i].size, o->m[i].path);
-	rc = put_file(o, "meta", &j);
+	rc = lfile(o, "meta", &j, NULL, NULL);
 	buf_free(&j);
 	if (!rc && unlinkat(o->lfd, "commit", 0))
 		rc = wfs_fail_errno(o->c, o->op, "commit", errno);
@@ -566,7 +543,8 @@ int wfs_overlay(struct wfs_ctx *c, const char *cmd, const char *name, const char
 				cmd);
 	o.op = arena_printf(c->arena, "overlay %s", cmd);
 	layer = arena_printf(c->arena, LAYERS "/%s", name ? name : "");
-	if (!o.op || !layer)
+	o.lp = arena_printf(c->arena, "%s/%s", o.dir, layer);
+	if (!o.op || !o.lp)
 		return wfs_fail(c, "overlay %s: out of memory", cmd);
 	if (name && !good_name(name))
 		return wfs_fail(c, "%s %s: not a name for an overlay (letters, digits, '.', '_', '-')",
@@ -597,16 +575,16 @@ int wfs_overlay(struct wfs_ctx *c, const char *cmd, const char *name, const char
 		}
 		mkdirat(o.lfd, "upper", 0755);
 		mkdirat(o.lfd, "work", 0700);
-		rc = wfs_walk(c, o.dir, o.dirfd, &w, rec, &o) || put_file(&o, "meta", &o.text) ? -1 : 0;
+		rc = wfs_walk(c, o.dir, o.dirfd, &w, rec, &o) || lfile(&o, "meta", &o.text, NULL, NULL) ? -1 : 0;
 		buf_printf(out, ",\"entries\":%zu}", o.nm);
 		goto out;
 	}
 	if (k == 4) {
-		char *p = arena_printf(c->arena, "%s/%s", o.dir, layer);
-		/* overlayfs leaves work/work mode 0 */
-		fchmodat(o.lfd, "work/work", 0700, 0);
+		/* overlayfs leaves work/work mode 0 (the call itself: musl's
+		 * fchmodat carries a fallback for flags not given here) */
+		syscall(SYS_fchmodat, o.lfd, "work/work", 0700);
 		c->own_state++;
-		rc = p ? wfs_rm(c, p, 1, 1, &n) : -1;
+		rc = wfs_rm(c, o.lp, 1, 1, &n);
 		c->own_state--;
 		buf_puts(out, ",\"discarded\":true}");
 		goto out;
