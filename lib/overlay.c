@@ -40,7 +40,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 #include "bytes.h"
@@ -56,11 +55,16 @@
 
 #define LAYERS WFS_STATE_DIR "/overlay"
 #define UP "../../.." /* DIR, from its layer */
+#define BADNAME "%s %s: not a name for an overlay (letters, digits, '.', '_', '-')"
 
-struct ment {
-	char *path;
+/* meta's records: this, then the path and a NUL */
+struct mrec {
 	unsigned long long ino, size; /* ino 0: absent */
 	long long ct;
+};
+struct ment {
+	struct mrec r;
+	char *path;
 };
 
 enum {
@@ -96,9 +100,11 @@ static int good_name(const char *s)
 	return n && !s[n] && n <= 64 && strcmp(s, ".") && strcmp(s, "..");
 }
 
-static long long ns(const struct timespec *t)
+static struct mrec state(const struct stat *st)
 {
-	return t->tv_sec * 1000000000LL + t->tv_nsec;
+	struct mrec r = {st->st_ino, st->st_size, st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec};
+
+	return r;
 }
 
 static int ment_cmp(const void *a, const void *b)
@@ -106,11 +112,10 @@ static int ment_cmp(const void *a, const void *b)
 	return strcmp(((const struct ment *)a)->path, ((const struct ment *)b)->path);
 }
 
-static void put_ment(struct buf *b, unsigned long long ino, long long ct,
-		     unsigned long long size, const char *path)
+static void put_ment(struct buf *b, const struct mrec *r, const char *path)
 {
-	buf_printf(b, "%llu %lld %llu %s", ino, ct, size, path);
-	buf_putc(b, 0);
+	buf_add(b, r, sizeof(*r));
+	buf_add(b, path, strlen(path) + 1);
 }
 
 /* start: one record per entry of DIR but DIR/.wickfs */
@@ -124,7 +129,8 @@ static int rec(void *arg, const struct walk_ent *e)
 	if (e->depth == 1 && !strcmp(e->name, WFS_STATE_DIR))
 		return WALK_SKIP;
 	if (!fstatat(e->dirfd, e->at, &st, AT_SYMLINK_NOFOLLOW)) {
-		put_ment(&o->text, st.st_ino, ns(&st.st_ctim), st.st_size, e->rel);
+		struct mrec r = state(&st);
+		put_ment(&o->text, &r, e->rel);
 		o->nm++;
 	}
 	return WALK_CONTINUE;
@@ -146,19 +152,18 @@ static int lfile(struct ov *o, const char *name, struct buf *b, char **d, size_t
 
 static int load_meta(struct ov *o)
 {
-	char *d = NULL, *p, *end;
+	char *d = NULL, *p;
 	size_t len = 0;
 
 	if (lfile(o, "meta", NULL, &d, &len))
 		return -1;
-	for (p = d; p < d + len; p += strlen(p) + 1) {
+	/* (read NUL-terminated: a cut record's path ends there) */
+	for (p = d; p + sizeof(struct mrec) < d + len; p += strlen(p) + 1) {
 		struct ment e;
-		e.ino = strtoull(p, &end, 10);
-		e.ct = strtoll(end, &end, 10);
-		e.size = strtoull(end, &end, 10);
-		if (*end != ' ' || arena_grow(o->c->arena, &o->m, &o->cm, o->nm + 1, sizeof(e)))
-			return wfs_fail(o->c, "%s %s: meta: malformed", o->op, o->name);
-		e.path = end + 1;
+		memcpy(&e.r, p, sizeof(e.r));
+		e.path = p += sizeof(e.r);
+		if (arena_grow(o->c->arena, &o->m, &o->cm, o->nm + 1, sizeof(e)))
+			return wfs_fail(o->c, "%s %s: out of memory", o->op, o->name);
 		o->m[o->nm++] = e;
 	}
 	if (o->nm)
@@ -187,12 +192,12 @@ static void set_meta(struct ov *o, const char *p, const struct stat *st)
 	}
 	if (!e)
 		return;
-	e->ino = st ? st->st_ino : 0;
-	e->ct = st ? ns(&st->st_ctim) : 0;
-	e->size = st ? (unsigned long long)st->st_size : 0;
+	memset(&e->r, 0, sizeof(e->r));
+	if (st)
+		e->r = state(st);
 	for (i = (size_t)(e - o->m) + 1; !st && i < o->sorted && !strncmp(o->m[i].path, p, n); i++)
 		if (o->m[i].path[n] == '/')
-			o->m[i].ino = 0;
+			o->m[i].r.ino = 0;
 }
 
 /* 2: p is (under) a path asked for, 1: a directory above one, 0: neither. */
@@ -308,11 +313,13 @@ static int diff_ent(struct ov *o, int rfd, int cfd, const char *p,
 static int check(struct ov *o, const char *p, const struct stat *rs)
 {
 	struct ment *m = find(o, p);
+	struct mrec now;
 
-	if (m && !m->ino)
+	if (m && !m->r.ino)
 		m = NULL;
-	if ((!m && !rs) || (m && rs && m->ino == rs->st_ino && m->ct == ns(&rs->st_ctim) &&
-			    m->size == (unsigned long long)rs->st_size))
+	if (rs)
+		now = state(rs);
+	if (!m ? !rs : rs && !memcmp(&now, &m->r, sizeof(now)))
 		return 0;
 	return wfs_fail(o->c, "%s %s: %s/%s %s since the overlay started; nothing committed",
 			o->op, o->name, o->dir, p,
@@ -421,10 +428,9 @@ static int clean_paths(struct ov *o)
 
 	for (i = 0; i < o->np; i++) {
 		char *p = path_clean(o->c->arena, o->paths[i]);
-		if (!p)
-			return wfs_fail(o->c, "%s %s: out of memory", o->op, o->name);
-		if (*p == '/' || !strcmp(p, ".") || !strcmp(p, "..") || !strncmp(p, "../", 3) ||
-		    !strcmp(path_base(p), WFS_STATE_DIR) || !strncmp(p, WFS_STATE_DIR "/", 8))
+		/* (refuses "..x" and ".wickfsx" too: no great loss) */
+		if (!p || *p == '/' || !strcmp(p, ".") || !strncmp(p, "..", 2) ||
+		    !strncmp(p, WFS_STATE_DIR, sizeof(WFS_STATE_DIR) - 1))
 			return wfs_fail(o->c, "%s %s: %s: not a path inside %s (give it relative to it)",
 					o->op, o->name, o->paths[i], o->dir);
 		o->paths[i] = p;
@@ -479,8 +485,8 @@ static int commit(struct ov *o, int ufd)
 		qsort(o->m, o->nm, sizeof(*o->m), ment_cmp);
 	buf_init(&j);
 	for (i = 0; i < o->nm; i++)
-		if (o->m[i].ino)
-			put_ment(&j, o->m[i].ino, o->m[i].ct, o->m[i].size, o->m[i].path);
+		if (o->m[i].r.ino)
+			put_ment(&j, &o->m[i].r, o->m[i].path);
 	rc = lfile(o, "meta", &j, NULL, NULL);
 	buf_free(&j);
 	if (!rc && unlinkat(o->lfd, "commit", 0))
@@ -547,8 +553,7 @@ int wfs_overlay(struct wfs_ctx *c, const char *cmd, const char *name, const char
 	if (!o.op || !o.lp)
 		return wfs_fail(c, "overlay %s: out of memory", cmd);
 	if (name && !good_name(name))
-		return wfs_fail(c, "%s %s: not a name for an overlay (letters, digits, '.', '_', '-')",
-				o.op, name);
+		return wfs_fail(c, BADNAME, o.op, name);
 	if (((k == 0 || k >= 3) && wfs_writable(c, o.op, o.dir)) || wfs_confine(c, o.op, o.dir) ||
 	    (o.dirfd = fs_open_dir(c, o.op, o.dir)) < 0)
 		return -1;
@@ -580,10 +585,12 @@ int wfs_overlay(struct wfs_ctx *c, const char *cmd, const char *name, const char
 		goto out;
 	}
 	if (k == 4) {
-		/* overlayfs leaves work/work mode 0 (the call itself: musl's
-		 * fchmodat carries a fallback for flags not given here) */
-		syscall(SYS_fchmodat, o.lfd, "work/work", 0700);
+		char *w = arena_printf(c->arena, "%s/work/work", o.lp);
+		unsigned m;
 		c->own_state++;
+		/* overlayfs leaves work/work mode 0 */
+		if (w)
+			wfs_chmod(c, "700", w, &m);
 		rc = wfs_rm(c, o.lp, 1, 1, &n);
 		c->own_state--;
 		buf_puts(out, ",\"discarded\":true}");
@@ -640,8 +647,7 @@ int overlay_enter(const char *name, const char *dir, char *err, size_t n)
 	int user = 0;
 
 	if (!good_name(name)) {
-		snprintf(err, n, "overlay %s: not a name for an overlay (letters, digits, '.', '_', '-')",
-			 name);
+		snprintf(err, n, BADNAME, "overlay", name);
 		return -1;
 	}
 	if (snprintf(layer, sizeof(layer), "%s/" LAYERS "/%s", dir, name) >= (int)sizeof(layer) ||
