@@ -274,6 +274,14 @@ int main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
+	/* APPLET --overlay NAME ... as well (exec --overlay NAME CMD): no
+	 * applet has an option of that name */
+	if (argc >= 3 && !strcmp(argv[1], "--overlay") && *argv[2]) {
+		setenv("WICKFS_OVERLAY", argv[2], 1);
+		argv[2] = argv[0];
+		argc -= 2;
+		argv += 2;
+	}
 	/* --overlay: the view first, so that the applet runs unchanged in it
 	 * (overlay itself acts on the real tree and its layers) */
 	ov_name = getenv("WICKFS_OVERLAY");

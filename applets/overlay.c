@@ -9,7 +9,8 @@
  *	  usage: wickfs overlay start|diff|discard NAME [DIR]
  *	         wickfs overlay commit NAME [PATH...] [--dir DIR]
  *	         wickfs overlay list [DIR]
- *	         wickfs --overlay NAME APPLET ...  (as WICKFS_OVERLAY=NAME)
+ *	         wickfs --overlay NAME APPLET ..., wickfs APPLET --overlay NAME ...
+ *	         (as WICKFS_OVERLAY=NAME)
  *
  *	  A layer over DIR (default: the root, else "."), kept in
  *	  DIR/.wickfs/overlay/NAME. With --overlay NAME every applet, exec
@@ -17,7 +18,8 @@
  *	  overlayfs view: it reads through the layer and writes into it,
  *	  the real tree untouched; where the kernel refuses the namespace
  *	  or the mount (a default Docker seccomp profile does), the request
- *	  is refused with the reason, never run on the real tree.
+ *	  is refused with the reason, never run on the real tree. A daemon
+ *	  or mcp started so serves every request through the layer.
  *
  *	  start    begin a layer, recording the state of DIR's files
  *	  diff     {"name","added","changed","deleted","mode_changed",

@@ -45,6 +45,22 @@ if ! grep -q '"ok":true' probe.out; then
 	exit 0
 fi
 
+# ---- refused, never run on the real tree, where the kernel says no ----
+# (simulated: no CAP_SYS_ADMIN, and no user namespace left to make)
+if ! command -v setpriv >/dev/null || ! unshare -Ur true 2>/dev/null; then
+	skip overlay.refused "needs setpriv and user namespaces to simulate a refusal"
+else
+	refused() {
+		(cd probe && unshare -Ur sh -c 'echo 0 >/proc/sys/user/max_user_namespaces &&
+			exec setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin "$@"' sh "$WICKFS" "$@")
+	}
+	OUT=$(refused --overlay p exec 'echo ran > ran')
+	has overlay.refused.exec '{"ok":false,"error":"overlay p: unshare on .: No space left on device; refused, nothing ran"}'
+	OUT=$(printf 'x' | WICKFS_OVERLAY=p refused write w.txt)
+	has overlay.refused.write '"error":"overlay p: unshare on .: '
+	check overlay.refused.untouched "" "$(ls probe)"
+fi
+
 # ---- a session: change through the view, the real tree untouched ----
 mkdir -p w/dd w/sub
 printf 'one\ntwo\nthree\n' >w/a.txt
@@ -66,7 +82,7 @@ wf --overlay try mv dd ee
 check_match overlay.mv_dir '{"ok":true,*' "$OUT"
 wf --overlay try mkdir newd
 wf --overlay try chmod 600 sub/k
-WICKFS_OVERLAY=try "$WICKFS" exec 'echo hi > newd/n' >/dev/null
+"$WICKFS" exec --overlay try 'echo hi > newd/n' >/dev/null
 check overlay.real_untouched "$before" "$(real_state .)"
 wf --overlay try read a.txt
 check overlay.view_reads_layer '{"ok":true,"data":"one\nTWO\nthree\n"}' "${OUT%$'\n'}"
