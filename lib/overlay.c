@@ -366,8 +366,14 @@ static int entry(struct ov *o, int ufd, int rfd, const char *p, const char *nm,
 				rc = wfs_fail_errno(o->c, o->op, p, errno);
 			set_meta(o, p, NULL);
 		} else if (!rc && !dir) {
+			char *rp = arena_printf(o->c->arena, "%s/%s", o->dir, p);
 			if (renameat(ufd, nm, rfd, nm))
 				rc = wfs_fail_errno(o->c, o->op, p, errno);
+			/* a copied-up file's note of its origin is the layer's */
+			if (!rc && rp) {
+				lremovexattr(rp, "trusted.overlay.origin");
+				lremovexattr(rp, "user.overlay.origin");
+			}
 		} else if (!rc) {
 			if (!have && mkdirat(rfd, nm, us->st_mode & 07777) && errno != EEXIST)
 				rc = wfs_fail_errno(o->c, o->op, p, errno);
