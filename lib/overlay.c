@@ -611,7 +611,8 @@ int wfs_overlay(struct wfs_ctx *c, const char *cmd, const char *name, const char
 	rc = k == 2 ? visit(&o, ufd, o.dirfd, "", 0) : commit(&o, ufd);
 	for (k = 0; k < 4; k++) {
 		buf_printf(out, ",\"%s\":[", keys[k]);
-		buf_add(out, o.lists[k].p, o.lists[k].len);
+		if (o.lists[k].len)
+			buf_add(out, o.lists[k].p, o.lists[k].len);
 		buf_putc(out, ']');
 		buf_free(&o.lists[k]);
 	}
