@@ -12,22 +12,21 @@
  *	         wickfs --overlay NAME APPLET ..., wickfs APPLET --overlay NAME ...
  *	         (as WICKFS_OVERLAY=NAME)
  *
- *	  A layer over DIR (default: the root, else "."), kept in
- *	  DIR/.wickfs/overlay/NAME. With --overlay NAME every applet, exec
- *	  included, runs in a mount namespace of its own where DIR is an
- *	  overlayfs view: it reads through the layer and writes into it,
- *	  the real tree untouched; where the kernel refuses the namespace
- *	  or the mount (a default Docker seccomp profile does), the request
- *	  is refused with the reason, never run on the real tree. A daemon
- *	  or mcp started so serves every request through the layer.
+ *	  A copy-on-write layer over DIR (default: the root, else "."), in
+ *	  DIR/.wickfs/overlay/NAME. With --overlay NAME an applet, exec
+ *	  included, runs where DIR is an overlayfs view (a mount namespace
+ *	  of its own): it reads through the layer and writes into it. Where
+ *	  the kernel refuses that (a default Docker seccomp profile does),
+ *	  it is refused with the reason, never run on the real tree. A
+ *	  daemon or mcp started so serves every request through it.
  *
- *	  start    begin a layer, recording the state of DIR's files
+ *	  start    begin, recording the state of DIR's files
  *	  diff     {"name","added","changed","deleted","mode_changed",
- *	           "diff"}: the paths, and a unified diff of the text files
- *	  commit   apply the layer (or only PATHs, relative to DIR) to DIR:
- *	           refused, naming it, if a real file it would change
- *	           changed since start; each file moved in by a rename
- *	           (whole, old or new); interrupted, run it again to finish
+ *	           "diff"}: the paths, and a unified diff
+ *	  commit   apply the layer, or only PATHs (relative to DIR):
+ *	           refused, naming it, if a file it would change changed
+ *	           since start; each moved in by a rename (old or new,
+ *	           never half-written); interrupted, run it again
  *	  discard  drop the layer
  *	  list     {"overlays":[{"name","started","commit_interrupted"}]}
  *
