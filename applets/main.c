@@ -286,7 +286,11 @@ int main(int argc, char **argv)
 	 * (overlay itself acts on the real tree and its layers) */
 	ov_name = getenv("WICKFS_OVERLAY");
 	if (ov_name && *ov_name && strcmp(a->name, "overlay")) {
+		/* the root made absolute first: overlay_enter leaves the
+		 * working directory in DIR's view */
 		root = getenv("WICKFS_ROOT");
+		if (root && *root && realpath(root, ov_err) && !setenv("WICKFS_ROOT", ov_err, 1))
+			root = getenv("WICKFS_ROOT"); /* not ov_err: the error goes there */
 		ov = overlay_enter(ov_name, root && *root ? root : ".", ov_err, sizeof(ov_err));
 	}
 	arena_init(&arena);

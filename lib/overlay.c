@@ -15,7 +15,8 @@
  * out.
  *
  * meta records, at start, the inode, ctime and size of every entry of
- * DIR (NUL-terminated "INO CTIME_NS SIZE PATH" records). A commit first
+ * DIR (struct mrec, then the path and a NUL: a file of this machine's
+ * own, like the layer). A commit first
  * checks every path it would change against it (a real file changed,
  * created or deleted since is refused, naming it, and nothing is
  * applied), then writes its journal (layer/commit: the paths asked

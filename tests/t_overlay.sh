@@ -158,6 +158,21 @@ check overlay.commit_paths.applied "$(printf 'orig\ntheirs\n')|new|no s" \
 wf overlay discard r r
 check overlay.discard_unapplied "$(printf 'orig\ntheirs\n')" "$(cat r/f.txt)"
 
+# ---- confined: DIR is the root; binary files ----
+mkdir -p c
+printf 'a\0b' >c/bin
+wf --root c overlay start c
+has overlay.root.start '"name":"c"'
+printf 'a\0c' | "$WICKFS" --root c --overlay c write bin >/dev/null
+printf 'new' | "$WICKFS" --root c write --overlay c sub/n >/dev/null
+wf --root c --overlay c read sub/n
+has overlay.root.view '{"ok":true,"data":"new"}'
+check overlay.root.untouched "no sub" "$(ls c/sub 2>/dev/null || echo no sub)"
+wf --root c overlay diff c
+has overlay.root.binary_diff '"diff":"Binary files a/bin and b/bin differ\n--- /dev/null\n+++ b/sub/n\n'
+wf --root c overlay commit c
+check overlay.root.commit "new" "$(cat c/sub/n)"
+
 # ---- kill -9 during a commit: each file old or new, then finished ----
 n=2000
 mkdir -p k
