@@ -311,7 +311,9 @@ static int diff_ent(struct ov *o, int rfd, int cfd, const char *p,
 	return 0;
 }
 
-static int check(struct ov *o, const char *p, const struct stat *rs)
+/* p unchanged since start; for a directory that merges (merge), only
+ * still a directory, if there. */
+static int check(struct ov *o, const char *p, const struct stat *rs, int merge)
 {
 	struct ment *m = find(o, p);
 	struct mrec now;
@@ -320,12 +322,14 @@ static int check(struct ov *o, const char *p, const struct stat *rs)
 		m = NULL;
 	if (rs)
 		now = state(rs);
-	if (!m ? !rs : rs && !memcmp(&now, &m->r, sizeof(now)))
+	if (merge ? !rs || S_ISDIR(rs->st_mode) : !m ? !rs
+						     : rs && !memcmp(&now, &m->r, sizeof(now)))
 		return 0;
-	return wfs_fail(o->c, "%s %s: %s/%s %s since the overlay started; nothing committed",
-			o->op, o->name, o->dir, p,
-			!rs ? "was deleted" : m ? "changed"
-						: "was created");
+	return wfs_fail(o->c, "%s %s: %s/%s %s since the overlay started; %s", o->op, o->name,
+			o->dir, p, !rs ? "was deleted" : m ? "changed"
+							   : "was created",
+			o->pass == P_APPLY ? "the commit stopped there (run it again once it is resolved)"
+					   : "nothing committed");
 }
 
 static int rm_real(struct ov *o, const char *p)
@@ -345,7 +349,7 @@ static int entry(struct ov *o, int ufd, int rfd, const char *p, const char *nm,
 	struct stat rs;
 	int have = rfd >= 0 && !fstatat(rfd, nm, &rs, AT_SYMLINK_NOFOLLOW);
 	int wo = S_ISCHR(us->st_mode) && !us->st_rdev, dir = S_ISDIR(us->st_mode);
-	int cfd = -1, crfd = -1, opq = 0, rc = 0;
+	int cfd = -1, crfd = -1, opq = 0, rc = 0, merge;
 
 	if (dir) {
 		cfd = openat(ufd, nm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -353,12 +357,17 @@ static int entry(struct ov *o, int ufd, int rfd, const char *p, const char *nm,
 			return wfs_fail_errno(o->c, o->op, p, errno);
 		opq = s == 2 && opaque(cfd);
 	}
+	merge = dir && !opq;
 	if (o->pass == P_DIFF && s == 2) {
 		rc = diff_ent(o, rfd, cfd, p, nm, us, have ? &rs : NULL, wo);
-	} else if (o->pass == P_CHECK && s == 2 && (!dir || opq)) {
-		rc = check(o, p, have ? &rs : NULL);
+	} else if (o->pass == P_CHECK && (s == 2 || merge)) {
+		rc = check(o, p, have ? &rs : NULL, merge);
 	} else if (o->pass == P_APPLY) {
-		if (have && (wo || opq || dir != S_ISDIR(rs.st_mode))) {
+		/* never a real entry replaced for a directory that merges: it
+		 * was a directory when checked, it must be one still */
+		if (merge)
+			rc = check(o, p, have ? &rs : NULL, 1);
+		if (!rc && have && (wo || opq || dir != S_ISDIR(rs.st_mode))) {
 			rc = rm_real(o, p);
 			have = 0;
 		}

@@ -156,6 +156,15 @@ has overlay.commit_paths '"added":["new.txt"],"changed":[],"deleted":["s.txt"]'
 check overlay.commit_paths.applied "$(printf 'orig\ntheirs\n')|new|no s" \
 	"$(cat r/f.txt)|$(cat r/new.txt)|$([ -e r/s.txt ] || echo no s)"
 wf overlay discard r r
+# A directory the layer merges into, replaced underneath by a file: never
+# removed for it.
+mkdir -p r2/sub
+wf overlay start r2 r2
+(cd r2 && printf 'a' | "$WICKFS" --overlay r2 write sub/a >/dev/null)
+rm -r r2/sub && printf 'mine\n' >r2/sub
+expect_error overlay.commit_dir_replaced 'overlay commit r2: r2/sub changed since the overlay started; nothing committed' \
+	overlay commit r2 --dir r2
+check overlay.commit_dir_replaced.kept "mine" "$(cat r2/sub)"
 check overlay.discard_unapplied "$(printf 'orig\ntheirs\n')" "$(cat r/f.txt)"
 
 # ---- confined: DIR is the root; binary files ----
