@@ -16,13 +16,15 @@
  *
  * meta records, at start, the inode, ctime and size of every entry of
  * DIR (struct mrec, then the path and a NUL: a file of this machine's
- * own, like the layer). A commit first
- * checks every path it would change against it (a real file changed,
- * created or deleted since is refused, naming it, and nothing is
- * applied), then writes its journal (layer/commit: the paths asked
- * for), then moves each entry of upper/ into place by rename(2) (a
- * file is old or new, never partly written; its upper copy goes with
- * it), deletes what whiteouts name and replaces opaque directories,
+ * own, like the layer). A commit first checks every path it would
+ * change against it (a real file changed, created or deleted since is
+ * refused, naming it, and nothing is applied; a directory the layer
+ * only adds to must still be a directory, then and again when applied;
+ * a directory deleted or replaced is checked itself, not what lies
+ * deeper), then writes its journal (layer/commit: the paths asked
+ * for), then moves each entry of upper/ into place by rename(2) (a file
+ * is old or new, never partly written; its upper copy goes with it),
+ * deletes what whiteouts name and replaces opaque directories,
  * and last rewrites meta and removes the journal. Killed half-way, the
  * tree holds some entries new and the rest old, each whole; the next
  * `overlay commit NAME` sees the journal and finishes the same commit
