@@ -13,8 +13,10 @@
 #include "bytes.h"
 #include "ctx.h"
 #include "fs.h"
+#include "overlay.h"
 #include "path.h"
 #include "settings.h"
+#include "wfs_features.h"
 
 static void usage(FILE *f)
 {
@@ -28,6 +30,10 @@ static void usage(FILE *f)
 		   "                                  refused in read-only mode)\n"
 		   "       wickfs --root DIR APPLET ...  (confined to DIR, as WICKFS_ROOT=DIR;\n"
 		   "                                      relative paths are relative to DIR)\n"
+#ifdef CONFIG_FEATURE_OVERLAY
+		   "       wickfs --overlay NAME APPLET ...  (through overlay NAME's layer,\n"
+		   "                              as WICKFS_OVERLAY=NAME: wickfs help overlay)\n"
+#endif
 		   "       wickfs -t APPLET ...  (answers as text for people, as\n"
 		   "                              WICKFS_OUTPUT=text; grep 1 when nothing\n"
 		   "                              matched, diff 1 when files differ,\n"
@@ -189,7 +195,14 @@ int main(int argc, char **argv)
 	struct settings set;
 	struct wfs_ctx ctx;
 	struct req r;
-	int rc, escaped = 0;
+	int rc, escaped = 0, ov = 0;
+#ifdef CONFIG_FEATURE_OVERLAY
+	static char ov_err[PATH_MAX + 256]; /* static: off main's stack */
+	const char *ov_name, *root;
+#else
+	const char *ov_err = "WICKFS_OVERLAY: this wickfs is built without overlays "
+			     "(CONFIG_FEATURE_OVERLAY): refused, nothing ran";
+#endif
 
 	if (argc >= 2 && !strcmp(argv[1], "__session"))
 		return session_save(argc, argv);
@@ -206,6 +219,15 @@ int main(int argc, char **argv)
 				}
 				argc -= 2;
 				argv += 2;
+#ifdef CONFIG_FEATURE_OVERLAY
+			} else if (argc >= 3 && !strcmp(argv[1], "--overlay")) {
+				if (!*argv[2] || setenv("WICKFS_OVERLAY", argv[2], 1)) {
+					fprintf(stderr, "wickfs: --overlay needs a name\n");
+					return 2;
+				}
+				argc -= 2;
+				argv += 2;
+#endif
 			} else if (argc >= 2 && (!strcmp(argv[1], "-t") || !strcmp(argv[1], "--text"))) {
 				setenv("WICKFS_OUTPUT", "text", 1);
 				argc--;
@@ -276,6 +298,22 @@ int main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
+#ifdef CONFIG_FEATURE_OVERLAY
+	/* --overlay: the view first, so that the applet runs unchanged in it
+	 * (overlay itself acts on the real tree and its layers) */
+	ov_name = getenv("WICKFS_OVERLAY");
+	if (ov_name && *ov_name && strcmp(a->name, "overlay")) {
+		/* the root made absolute first: overlay_enter leaves the
+		 * working directory in DIR's view */
+		root = getenv("WICKFS_ROOT");
+		if (root && *root && realpath(root, ov_err) && !setenv("WICKFS_ROOT", ov_err, 1))
+			root = getenv("WICKFS_ROOT"); /* not ov_err: the error goes there */
+		ov = overlay_enter(ov_name, root && *root ? root : ".", ov_err, sizeof(ov_err));
+	}
+#else
+	/* asked for a layer this build cannot give: never the real tree */
+	ov = getenv("WICKFS_OVERLAY") && *getenv("WICKFS_OVERLAY");
+#endif
 	/* A small request allocates nothing (malloc's first call alone is
 	 * three system calls, each chunk or buffer one more and its faults).
 	 * In .bss: a page costs only when touched, and the answer's buffer
@@ -294,8 +332,8 @@ int main(int argc, char **argv)
 	if (!rc)
 		wfs_ctx_init(&ctx, &arena, &set);
 	r.text = !rc && set.text;
-	if (rc) {
-		reply_error(&r, "%s", ctx.err);
+	if (rc || ov) {
+		reply_error(&r, "%s", rc ? ctx.err : ov_err);
 		rc = 1;
 	} else if (ctx.root && !ctx.root_errno && chdir(ctx.root)) {
 		/* relative paths are relative to the root, as in the daemon */

@@ -466,7 +466,7 @@ static int clean_name(struct unpacker *u, const char *name, char **out)
 		if (len == sizeof(WFS_STATE_DIR) - 1 && !memcmp(p, WFS_STATE_DIR, len)) {
 			free(s);
 			return wfs_fail(u->c, "unpack %s: refused: " WFS_STATE_DIR " is reserved "
-					      "for wickfs's own state (snapshots, restores)",
+					      "for wickfs's own state (snapshots, restores, overlays)",
 					name);
 		}
 		if (len && !(len == 1 && p[0] == '.')) {

@@ -219,7 +219,7 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 	if (where(root, rl, cur, cl) == INSIDE) {
 		if (!own && reserved(cur + (rl == 1 ? 0 : rl))) {
 			snprintf(why, whylen, "refused: " RESERVED " is reserved for wickfs's own "
-					      "state (snapshots, restores)");
+					      "state (snapshots, restores, overlays)");
 			return -1;
 		}
 		if (canon)

@@ -183,6 +183,7 @@ printf "*** Begin Patch\n*** Delete File: d/apnew.txt\n*** End Patch\n" | W appl
 	steps "${p}unpack" "$x" 'W unpack --input a.tgz d/un'
 	steps "${p}upload" "$x" 'printf aGkK | W upload --last d/up.txt'
 	steps "${p}upload_tree" "$x" "printf %s '$tgz64' | W upload --tree --last d/ut"
+	steps "${p}overlay" "$x" 'W overlay discard o >/dev/null; W overlay start o; printf x | W --overlay o write d/ov.txt; W --overlay o read d/f.txt; W overlay diff o; W overlay commit o; W rm -f d/ov.txt'
 	steps "${p}restore" "$x" 'printf changed | W write d/r.txt; W restore --store s0 base d'
 }
 
@@ -193,7 +194,7 @@ more_suite() {
 		snapshot_store snapshot snapshot_diff snapshots stat readlink \
 		exists diff cp_from cp_into mv write_gzip append patch \
 		apply_patch chmod mkdir rm symlink unpack upload upload_tree \
-		restore; do
+		overlay restore; do
 		[ "$n" = exists ] && leak='"exists":true'
 		race "$p$n" "$t/$p$n"
 		leak=$leak_default

@@ -33,7 +33,7 @@ check_true features.all_on "$on options on: $(grep '^# CONFIG_FEATURE_' "$copy/.
 
 # Each script that tests an option, against the feature build; it reads
 # the options from WICKFS_CONFIG.
-for s in t_check; do
+for s in t_check t_overlay; do
 	mkdir -p "$TEST_TMP/$s"
 	WICKFS=$copy/build/wickfs TEST_TMP=$TEST_TMP/$s WICKFS_CONFIG=$copy/.config \
 		bash "$top/tests/$s.sh" 2>&1 |
