@@ -223,6 +223,77 @@ static int set_of(const struct node *n, struct litset *ls, int *pure)
 	return -1;
 }
 
+/* Runs: \w{20}\d has no literal, but every match starts with 21 bytes
+ * of \w. Text of short words has few such runs, and a scan that tests
+ * every 21st byte first skips most of it. Only ASCII: a character of
+ * another set can take 1 to 4 bytes. */
+#define RUN_MIN 4 /* shorter runs are everywhere */
+
+/* Add n to the run at the start of the pattern: ASCII characters of
+ * sets known without the text, and repeats of them (assertions take no
+ * room); -1 where it stops. */
+static int run_walk(const struct node *n, struct litset *ls)
+{
+	const struct rclass *c = &n->cls;
+	const struct node *k;
+	size_t len = ls->runlen;
+	int j;
+
+	switch (n->type) {
+	case N_CAT:
+		for (k = n->kid; k; k = k->next)
+			if (run_walk(k, ls))
+				return -1;
+		return 0;
+	case N_GROUP:
+		return run_walk(n->kid, ls);
+	case N_EMPTY:
+	case N_ASSERT:
+		return 0;
+	case N_REP:
+		if (n->min < 1 || run_walk(n->kid, ls))
+			return -1;
+		ls->runlen = len + (ls->runlen - len) * (size_t)n->min;
+		return 0;
+	case N_LIT:
+		if (n->rune >= 0x80 || n->fold)
+			return -1;
+		ls->run[n->rune] = 1;
+		break;
+	case N_CLASS: /* its ranges are sorted: the last ends highest */
+		if (c->n && c->r[c->n - 1][1] >= 0x80)
+			return -1;
+		for (j = 0; j < c->n; j++)
+			memset(ls->run + c->r[j][0], 1,
+			       c->r[j][1] - c->r[j][0] + 1);
+		break;
+	default:
+		return -1;
+	}
+	ls->runlen++;
+	return 0;
+}
+
+/* The window s[j - len..j) is tested from its end: a byte outside the set
+ * moves it past that byte. Bytes from the window's start to done are
+ * known to be in the set. */
+size_t prefilter_run(const struct litset *ls, const unsigned char *s,
+		     size_t n, size_t from)
+{
+	size_t len = ls->runlen, j = from + len, k, stop, done = from;
+
+	while (j <= n) {
+		stop = j - len > done ? j - len : done;
+		for (k = j; k > stop && ls->run[s[k - 1]]; k--)
+			;
+		if (k == stop)
+			return j - len;
+		done = j;
+		j = k + len;
+	}
+	return n;
+}
+
 #ifdef __SSE2__
 /* 1 with SSSE3, 2 with AVX2 too. cpuid directly: __builtin_cpu_supports
  * costs 4 KB of libgcc in a static binary. */
@@ -257,6 +328,14 @@ void prefilter_extract(const struct ast *a, struct litset *ls)
 		add_lit(ls, &b);
 		ls->pure = pure;
 	}
+	/* Runs of a larger set are more common: \w (63 bytes) gains from 11
+	 * on, [a-z] from 5. With ' ' or '\n' they are everywhere. */
+	run_walk(a->root, ls);
+	for (x = k = 0; x < 128; x++)
+		k += ls->run[x];
+	if (ls->runlen < RUN_MIN || ls->runlen * 6 < (size_t)k ||
+	    ls->run[' '] || ls->run['\n'])
+		ls->runlen = 0;
 	/* fingerprints; past a literal's end any byte will do */
 	for (k = 0; k < ls->n; k++)
 		for (j = 0; j < 3; j++)

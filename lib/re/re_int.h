@@ -264,15 +264,24 @@ struct litset {
 	 * allowed at offsets 0..2 of a literal, whole and in nibbles */
 	uint8_t fp[3][256];
 	uint8_t nib[3][2][16];
+	/* every match starts with runlen bytes that are all in run[]
+	 * (\w{20}\d: 21 of \w); 0 if that is too short to help */
+	uint8_t run[256];
+	size_t runlen;
 };
 void prefilter_extract(const struct ast *a, struct litset *ls);
+/* Where the first runlen bytes in a row of run[] in s[from..n) start, or n */
+size_t prefilter_run(const struct litset *ls, const unsigned char *s,
+		     size_t n, size_t from);
 /* First place in s[from..n) where a literal occurs, or n; *len its size */
 size_t prefilter_find(const struct litset *ls, const unsigned char *s, size_t n,
 		      size_t from, size_t *len);
 
 /* ---- lazy DFA ---- */
 struct dfa;
-struct dfa *dfa_new(const struct prog *p);
+/* ls: where its run says the next match may start, the DFA skips there
+ * when no match is under way */
+struct dfa *dfa_new(const struct prog *p, const struct litset *ls);
 void dfa_free(struct dfa *d);
 /* Earliest match end in s[from..end) with s[0..n) as context: 1 and *me,
  * 0 none, -1 gave up (cache thrashing): use the Pike VM; -2 invalid

@@ -109,7 +109,7 @@ static int run_dfa(struct re *re, const unsigned char *s, size_t n,
 	if (re->nodfa)
 		return -1;
 	if (!re->dfa) {
-		re->dfa = dfa_new(&re->prog);
+		re->dfa = dfa_new(&re->prog, &re->pf);
 		if (!re->dfa)
 			return -1;
 	}
