@@ -74,7 +74,7 @@ static void dfa_reset(struct dfa *d)
 	d->mem = 0;
 }
 
-struct dfa *dfa_new(const struct prog *p, const struct litset *ls)
+RE_COLD struct dfa *dfa_new(const struct prog *p, const struct litset *ls)
 {
 	struct dfa *d = calloc(1, sizeof(*d));
 	int c;
@@ -139,7 +139,7 @@ static uint32_t hash_state(const uint32_t *pc, uint32_t n, unsigned flags,
 	return h;
 }
 
-static int grow_ht(struct dfa *d)
+RE_COLD static int grow_ht(struct dfa *d)
 {
 	uint32_t ncap = d->hcap * 2, i, h;
 	uint32_t *nh = calloc(ncap, sizeof(*nh));
@@ -158,7 +158,7 @@ static int grow_ht(struct dfa *d)
 	return 0;
 }
 
-static int reserve(void **v, size_t *cap, size_t need, size_t size)
+RE_COLD static int reserve(void **v, size_t *cap, size_t need, size_t size)
 {
 	size_t nc = *cap;
 	void *q;
