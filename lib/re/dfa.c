@@ -373,6 +373,27 @@ static uint32_t start_state(struct dfa *d, const unsigned char *s, size_t from)
 	return d->start[f];
 }
 
+/* Where the first ls->runlen bytes in a row of ls->run in s[from..n)
+ * start, or n. The window s[j - len..j) is tested from its end: a byte
+ * outside the set moves it past that byte. Bytes from the window's start
+ * to done are known to be in the set. */
+static size_t run_next(const struct litset *ls, const unsigned char *s,
+		       size_t n, size_t from)
+{
+	size_t len = ls->runlen, j = from + len, k, stop, done = from;
+
+	while (j <= n) {
+		stop = j - len > done ? j - len : done;
+		for (k = j; k > stop && ls->run[s[k - 1]]; k--)
+			;
+		if (k == stop)
+			return j - len;
+		done = j;
+		j = k + len;
+	}
+	return n;
+}
+
 int dfa_search(struct dfa *d, const struct prog *p, const unsigned char *s,
 	       size_t n, size_t from, size_t end, size_t *me)
 {
@@ -442,7 +463,7 @@ restart:
 		i++;
 		if (t < 0) {
 			/* no match under way: the next starts with a run */
-			j = prefilter_run(d->ls, s, end, i);
+			j = run_next(d->ls, s, end, i);
 			if (j >= end)
 				return 0;
 			t -= IDLE;

@@ -224,9 +224,9 @@ static int set_of(const struct node *n, struct litset *ls, int *pure)
 }
 
 /* Runs: \w{20}\d has no literal, but every match starts with 21 bytes
- * of \w. Text of short words has few such runs, and a scan that tests
- * every 21st byte first skips most of it. Only ASCII: a character of
- * another set can take 1 to 4 bytes. */
+ * of \w. Text of short words has few such runs, and the DFA's scan for
+ * them (dfa.c), testing every 21st byte first, skips most of it. Only
+ * ASCII: a character of another set can take 1 to 4 bytes. */
 #define RUN_MIN 4 /* shorter runs are everywhere */
 
 /* Add n to the run at the start of the pattern: ASCII characters of
@@ -272,26 +272,6 @@ static int run_walk(const struct node *n, struct litset *ls)
 	}
 	ls->runlen++;
 	return 0;
-}
-
-/* The window s[j - len..j) is tested from its end: a byte outside the set
- * moves it past that byte. Bytes from the window's start to done are
- * known to be in the set. */
-size_t prefilter_run(const struct litset *ls, const unsigned char *s,
-		     size_t n, size_t from)
-{
-	size_t len = ls->runlen, j = from + len, k, stop, done = from;
-
-	while (j <= n) {
-		stop = j - len > done ? j - len : done;
-		for (k = j; k > stop && ls->run[s[k - 1]]; k--)
-			;
-		if (k == stop)
-			return j - len;
-		done = j;
-		j = k + len;
-	}
-	return n;
 }
 
 #ifdef __SSE2__

@@ -273,9 +273,6 @@ struct litset {
 	size_t runlen;
 };
 void prefilter_extract(const struct ast *a, struct litset *ls);
-/* Where the first runlen bytes in a row of run[] in s[from..n) start, or n */
-size_t prefilter_run(const struct litset *ls, const unsigned char *s,
-		     size_t n, size_t from);
 /* First place in s[from..n) where a literal occurs, or n; *len its size */
 size_t prefilter_find(const struct litset *ls, const unsigned char *s, size_t n,
 		      size_t from, size_t *len);
