@@ -376,18 +376,27 @@ static uint32_t start_state(struct dfa *d, const unsigned char *s, size_t from)
 /* Where the first ls->runlen bytes in a row of ls->run in s[from..n)
  * start, or n. The window s[j - len..j) is tested from its end: a byte
  * outside the set moves it past that byte. Bytes from the window's start
- * to done are known to be in the set. */
+ * to done are known to be in the set, and so is the last window found,
+ * which ends at *known (from is past its start): that keeps the search
+ * linear when the DFA idles at every byte of a long run ([bc]\w{999} on
+ * aaa...). */
 static size_t run_next(const struct litset *ls, const unsigned char *s,
-		       size_t n, size_t from)
+		       size_t n, size_t from, size_t *known)
 {
 	size_t len = ls->runlen, j = from + len, k, stop, done = from;
 
+	if (from < *known)
+		done = *known;
+	if (done >= j)
+		return from;
 	while (j <= n) {
 		stop = j - len > done ? j - len : done;
 		for (k = j; k > stop && ls->run[s[k - 1]]; k--)
 			;
-		if (k == stop)
+		if (k == stop) {
+			*known = j;
 			return j - len;
+		}
 		done = j;
 		j = k + len;
 	}
@@ -399,7 +408,7 @@ int dfa_search(struct dfa *d, const struct prog *p, const unsigned char *s,
 {
 	const uint8_t *cls = p->bclass;
 	const int32_t *tab;
-	size_t i = from, j, cur;
+	size_t i = from, j, cur, known = 0;
 	int32_t t;
 	uint32_t si;
 
@@ -463,7 +472,7 @@ restart:
 		i++;
 		if (t < 0) {
 			/* no match under way: the next starts with a run */
-			j = run_next(d->ls, s, end, i);
+			j = run_next(d->ls, s, end, i, &known);
 			if (j >= end)
 				return 0;
 			t -= IDLE;

@@ -456,6 +456,10 @@ static const struct tc tests[] = {
 			 "abcde",
 	 0, 7, 12},
 	{"\\w{5}", 0, "h\xc3\xa9llo wo\xe2\x82rld world", 0, 15, 20},
+	/* the DFA idles at every 'a' inside a run it already found */
+	{"[bc][a-c]{5}", 0, "aaaaaaaaaaaaaaaaaaaabcccccc", 0, 20, 26},
+	{"[bc][a-c]{5}", L, "aaaaaaaaaaaaaaaaaaaacbcaca\nbaaaaa", 0, 20, 26},
+	{"[bc][a-c]{5}", 0, "aaaaaaaaaaaaaaaaaaaacbca", 0, NO},
 	{"(?-m)^b", L, "a\nb", 0, 2, 3},
 	/* from offsets */
 	{"a", 0, "aaa", 1, 1, 2},
@@ -483,6 +487,7 @@ static const struct tc tests[] = {
 	{"(x+x+)+y", 0, NULL, 0, NO},
 	{"(?:a?){30}a{30}", 0, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, 0, 30},
 	{"[a-q][^u-z]{13}x", 0, NULL, 0, NO},
+	{"(?:b|c)\\w{999}", 0, NULL, 0, NO}, /* idles at each byte of a run */
 	/* errors */
 	{"foo(bar", 0, "", 0, ERR, 0, "missing closing ): at position 7"},
 	{"foo)bar", 0, "", 0, ERR, 0, "unexpected ): at position 3"},
