@@ -225,18 +225,19 @@ static int set_of(const struct node *n, struct litset *ls, int *pure)
 
 /* Runs: \w{20}\d has no literal, but every match starts with 21 bytes
  * of \w. Text of short words has few such runs, and the DFA's scan for
- * them (dfa.c), testing every 21st byte first, skips most of it. Only
- * ASCII: a character of another set can take 1 to 4 bytes. */
+ * them (dfa.c), testing every 21st byte first, skips most of it. A
+ * literal must be ASCII; a class may hold other characters, which take
+ * 1 to 4 bytes, all of 80-ff. */
 #define RUN_MIN 4 /* shorter runs are everywhere */
 
-/* Add n to the run at the start of the pattern: ASCII characters of
- * sets known without the text, and repeats of them (assertions take no
- * room); -1 where it stops. */
+/* Add n to the run at the start of the pattern: classes, ASCII literals
+ * and repeats of them (assertions take no room); -1 where it stops. */
 static int run_walk(const struct node *n, struct litset *ls)
 {
 	const struct rclass *c = &n->cls;
 	const struct node *k;
 	size_t len = ls->runlen;
+	uint32_t lo, hi;
 	int j;
 
 	switch (n->type) {
@@ -260,12 +261,14 @@ static int run_walk(const struct node *n, struct litset *ls)
 			return -1;
 		ls->run[n->rune] = 1;
 		break;
-	case N_CLASS: /* its ranges are sorted: the last ends highest */
-		if (c->n && c->r[c->n - 1][1] >= 0x80)
-			return -1;
-		for (j = 0; j < c->n; j++)
-			memset(ls->run + c->r[j][0], 1,
-			       c->r[j][1] - c->r[j][0] + 1);
+	case N_CLASS:
+		/* the bytes of any other character (or invalid byte) are
+		 * 80-ff: (?i)\w holds K (U+212A) */
+		for (j = 0; j < c->n; j++) {
+			lo = c->r[j][0] < 0x80 ? c->r[j][0] : 0x80;
+			hi = c->r[j][1] < 0x80 ? c->r[j][1] : 0xff;
+			memset(ls->run + lo, 1, hi - lo + 1);
+		}
 		break;
 	default:
 		return -1;

@@ -456,6 +456,13 @@ static const struct tc tests[] = {
 			 "abcde",
 	 0, 7, 12},
 	{"\\w{5}", 0, "h\xc3\xa9llo wo\xe2\x82rld world", 0, 15, 20},
+	/* classes with other characters: their bytes are 80-ff */
+	{"(?i)\\w{20}\\d", 0, "xx \xe2\x84\xaa"
+			      "bcdefghijklmnopqrst1",
+	 0, 3, 26},
+	{"[a-c\xc3\xa9]{8}", L, "abc\xc3\xa9\xc3\xa9 ab\xc3\xa9\xc3\xa9\xc3\xa9"
+				"cab",
+	 0, 8, 19},
 	/* the DFA idles at every 'a' inside a run it already found */
 	{"[bc][a-c]{5}", 0, "aaaaaaaaaaaaaaaaaaaabcccccc", 0, 20, 26},
 	{"[bc][a-c]{5}", L, "aaaaaaaaaaaaaaaaaaaacbcaca\nbaaaaa", 0, 20, 26},
@@ -698,8 +705,8 @@ static void random_sets(void)
 static void random_runs(void)
 {
 	static const char *const item[] = {
-		"[a-c]", "\\d", "\\w", "x", "[a-c_1]", "\\b", "^", "\\B",
-		"$", ".", "\xc3\xa9", "(?:a\\d)", "\\s", "[^a]"};
+		"[a-c]", "\\d", "\\w", "x", "[a-c_1]", "[a-c\xc3\xa9]", "\\b",
+		"^", "\\B", "$", ".", "\xc3\xa9", "(?:a\\d)", "\\s", "[^a]"};
 	static const char *const rep[] = {"", "", "{3}", "{2,4}", "+", "*",
 					  "{5}", "?"};
 	static const char alpha[] = "abc_x19 \n\xc3\xa9\xff";
@@ -712,7 +719,7 @@ static void random_runs(void)
 	for (c = 0; c < 3000 && !bad; c++) {
 		pat[0] = 0;
 		for (j = rnd(4) + 1; j > 0; j--) {
-			strcat(pat, item[rnd(rnd(3) ? 5 : 14)]);
+			strcat(pat, item[rnd(rnd(3) ? 6 : 15)]);
 			strcat(pat, rep[rnd(8)]);
 		}
 		n = rnd(sizeof(text));
