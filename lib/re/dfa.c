@@ -30,6 +30,12 @@ enum {
 };
 #define DEC(f) (((f) >> 3) & 7)
 #define BAIL INT32_MIN /* transition(): invalid UTF-8, ask the Pike VM */
+/* In the table, IDLE + offset is a state with no thread under way (none
+ * but the next start) when the pattern has a run to skip to; below
+ * IDLE / 2, where no match (-offset) goes. The search stops there as
+ * it does on a match. */
+#define IDLE INT32_MIN
+#define MATCH(t) ((t) < 0 && (t) >= IDLE / 2)
 
 struct dstate {
 	uint32_t pcoff, npc, hash;
@@ -49,6 +55,7 @@ struct dfa {
 	uint32_t start[64];
 	size_t mem;
 	uint8_t rep[256];
+	const struct litset *ls; /* its run, if any */
 	/* scratch */
 	uint32_t *mark1, *mark2, gen;
 	uint32_t *stack, *kern, nkern;
@@ -67,7 +74,7 @@ static void dfa_reset(struct dfa *d)
 	d->mem = 0;
 }
 
-struct dfa *dfa_new(const struct prog *p)
+RE_COLD struct dfa *dfa_new(const struct prog *p, const struct litset *ls)
 {
 	struct dfa *d = calloc(1, sizeof(*d));
 	int c;
@@ -75,6 +82,7 @@ struct dfa *dfa_new(const struct prog *p)
 	if (!d)
 		return NULL;
 	d->stride = p->nbclass + 1;
+	d->ls = ls->runlen ? ls : NULL;
 	if (p->asserts & A_BOL)
 		d->fmask |= F_BOL;
 	if (p->asserts & A_BOT)
@@ -131,7 +139,7 @@ static uint32_t hash_state(const uint32_t *pc, uint32_t n, unsigned flags,
 	return h;
 }
 
-static int grow_ht(struct dfa *d)
+RE_COLD static int grow_ht(struct dfa *d)
 {
 	uint32_t ncap = d->hcap * 2, i, h;
 	uint32_t *nh = calloc(ncap, sizeof(*nh));
@@ -150,7 +158,7 @@ static int grow_ht(struct dfa *d)
 	return 0;
 }
 
-static int reserve(void **v, size_t *cap, size_t need, size_t size)
+RE_COLD static int reserve(void **v, size_t *cap, size_t need, size_t size)
 {
 	size_t nc = *cap;
 	void *q;
@@ -316,6 +324,7 @@ static int32_t transition(struct dfa *d, const struct prog *p, uint32_t si,
 	int c = d->rep[k], match, flushed = 0, bad = 0;
 	unsigned f = d->st[si].flags, nf = 0, dec;
 	uint32_t ti;
+	int32_t t;
 
 	dec = u8_next(DEC(f), c, &bad);
 	if (bad && p->utf8ctx)
@@ -331,11 +340,14 @@ static int32_t transition(struct dfa *d, const struct prog *p, uint32_t si,
 	ti = find_state(d, nf, match, &flushed);
 	if (!ti)
 		return 0;
+	t = (int32_t)(ti * d->stride);
+	if (match)
+		t = -t;
+	else if (d->ls && !d->nkern)
+		t += IDLE;
 	if (!flushed)
-		d->tab[(size_t)si * d->stride + k] =
-			match ? -(int32_t)(ti * d->stride)
-			      : (int32_t)(ti * d->stride);
-	return match ? -(int32_t)(ti * d->stride) : (int32_t)(ti * d->stride);
+		d->tab[(size_t)si * d->stride + k] = t;
+	return t;
 }
 
 static uint32_t start_state(struct dfa *d, const unsigned char *s, size_t from)
@@ -361,18 +373,49 @@ static uint32_t start_state(struct dfa *d, const unsigned char *s, size_t from)
 	return d->start[f];
 }
 
+/* Where the first ls->runlen bytes in a row of ls->run in s[from..n)
+ * start, or n. The window s[j - len..j) is tested from its end: a byte
+ * outside the set moves it past that byte. Bytes from the window's start
+ * to done are known to be in the set, and so is the last window found,
+ * which ends at *known (from is past its start): that keeps the search
+ * linear when the DFA idles at every byte of a long run ([bc]\w{999} on
+ * aaa...). */
+static size_t run_next(const struct litset *ls, const unsigned char *s,
+		       size_t n, size_t from, size_t *known)
+{
+	size_t len = ls->runlen, j = from + len, k, stop, done = from;
+
+	if (from < *known)
+		done = *known;
+	if (done >= j)
+		return from;
+	while (j <= n) {
+		stop = j - len > done ? j - len : done;
+		for (k = j; k > stop && ls->run[s[k - 1]]; k--)
+			;
+		if (k == stop) {
+			*known = j;
+			return j - len;
+		}
+		done = j;
+		j = k + len;
+	}
+	return n;
+}
+
 int dfa_search(struct dfa *d, const struct prog *p, const unsigned char *s,
 	       size_t n, size_t from, size_t end, size_t *me)
 {
 	const uint8_t *cls = p->bclass;
 	const int32_t *tab;
-	size_t i = from, cur;
+	size_t i = from, j, cur, known = 0;
 	int32_t t;
 	uint32_t si;
 
 	d->bad = 0;
 	d->lastflush = d->pos = from;
-	si = start_state(d, s, from);
+restart:
+	si = start_state(d, s, i);
 	if (!si)
 		return -1;
 	cur = (size_t)si * d->stride;
@@ -422,12 +465,25 @@ int dfa_search(struct dfa *d, const struct prog *p, const unsigned char *s,
 			if (!t || d->bad > 3)
 				return -1;
 		}
-		if (t < 0) {
+		if (MATCH(t)) {
 			*me = i;
 			return 1;
 		}
-		cur = (size_t)t;
 		i++;
+		if (t < 0) {
+			/* no match under way: the next starts with a run */
+			j = run_next(d->ls, s, end, i, &known);
+			if (j >= end)
+				return 0;
+			t -= IDLE;
+			if (j > i) {
+				d->pos = i = j;
+				/* there, ^ \b or UTF-8 may say another state */
+				if (d->fmask)
+					goto restart;
+			}
+		}
+		cur = (size_t)t;
 	}
 	/* a match ending at end: look at the byte after it, or end of text */
 	if (end < n) {
@@ -446,7 +502,7 @@ int dfa_search(struct dfa *d, const struct prog *p, const unsigned char *s,
 		*me = end;
 		return -2;
 	}
-	if (t < 0) {
+	if (MATCH(t)) {
 		*me = end;
 		return 1;
 	}

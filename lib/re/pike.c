@@ -21,7 +21,7 @@ struct pike {
 	uint32_t *stack;
 };
 
-struct pike *pike_new(const struct prog *p)
+RE_COLD struct pike *pike_new(const struct prog *p)
 {
 	struct pike *vm = calloc(1, sizeof(*vm));
 

@@ -12,8 +12,8 @@ struct re {
 	struct litset pf; /* literals every match contains one of */
 };
 
-struct re *re_compile(const char *pat, size_t len, unsigned flags, char *err,
-		      size_t errlen)
+RE_COLD struct re *re_compile(const char *pat, size_t len, unsigned flags, char *err,
+			      size_t errlen)
 {
 	struct ast a;
 	struct re *re;
@@ -43,7 +43,7 @@ struct re *re_compile(const char *pat, size_t len, unsigned flags, char *err,
 	return re;
 }
 
-struct re *re_clone(const struct re *src)
+RE_COLD struct re *re_clone(const struct re *src)
 {
 	struct re *re = calloc(1, sizeof(*re));
 
@@ -109,7 +109,7 @@ static int run_dfa(struct re *re, const unsigned char *s, size_t n,
 	if (re->nodfa)
 		return -1;
 	if (!re->dfa) {
-		re->dfa = dfa_new(&re->prog);
+		re->dfa = dfa_new(&re->prog, &re->pf);
 		if (!re->dfa)
 			return -1;
 	}

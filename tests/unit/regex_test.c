@@ -431,6 +431,42 @@ static const struct tc tests[] = {
 	{"[A-Z]+_SUSPEND", L, "x\nfoo bar_SUSPEND\n", 0, NO},
 	{"\\w{3}\\d", L, "ab\n1c2\nxyz9", 0, 7, 11},
 	{"^\\s*$", L, "a\n \nb", 0, 2, 3},
+	/* runs: the DFA skips to where 21 bytes of \w (30 of [a-z], 7 of
+	 * [0-9-]) in a row start, and must still find the earliest end */
+	{"\\w{20}\\d", L, "int x = a_very_long_identifier_name;\n"
+			  "y = abcdefghijklmnopqrst9;",
+	 0, 41, 62},
+	{"\\w{20}\\d", L, "abcdefghijklmnopqrstu abcdefghijklmnopqrs1", 0,
+	 NO},
+	{"\\w{20}\\d", 0, "x: 1234567890123456789012345", 0, 3, 24},
+	{"\\w{20}\\d", 0, "x: 1234567890123456789012345", 5, 5, 26},
+	{"\\w{20}\\d", L, "ab cd\nabcdefghijklmnopqrstuvwxyz0\n", 0, 12, 33},
+	{"[a-z]{30}", L, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA "
+			 "abcdefghijklmnopqrstuvwxyzabcd!",
+	 0, 41, 71},
+	{"[a-z]{30}", I, "ABCDEFGHIJKLMNOPQRSTUVWXYZABC, "
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZABCD",
+	 0, 31, 61},
+	{"\\d{4}-\\d{2}", L, "12-34 1234-5 2024-11-26", 0, 13, 20},
+	{"\\b\\d{4}-\\d{2}", L, "x2024-11 2024-11", 0, 9, 16},
+	{"^\\d{4}-\\d{2}", L, "a 2024-11\n2024-1\n2024-12", 0, 17, 24},
+	{"(?:ab\\d){3}x", 0, "ab1ab2ab3 ab1ab2ab3x", 0, 10, 20},
+	{"\\w{5}\\B", 0, "abcd abcde abcdef", 0, 11, 16},
+	{"\\w{5}\\b", 0, "abcd \xff\xff"
+			 "abcde",
+	 0, 7, 12},
+	{"\\w{5}", 0, "h\xc3\xa9llo wo\xe2\x82rld world", 0, 15, 20},
+	/* classes with other characters: their bytes are 80-ff */
+	{"(?i)\\w{20}\\d", 0, "xx \xe2\x84\xaa"
+			      "bcdefghijklmnopqrst1",
+	 0, 3, 26},
+	{"[a-c\xc3\xa9]{8}", L, "abc\xc3\xa9\xc3\xa9 ab\xc3\xa9\xc3\xa9\xc3\xa9"
+				"cab",
+	 0, 8, 19},
+	/* the DFA idles at every 'a' inside a run it already found */
+	{"[bc][a-c]{5}", 0, "aaaaaaaaaaaaaaaaaaaabcccccc", 0, 20, 26},
+	{"[bc][a-c]{5}", L, "aaaaaaaaaaaaaaaaaaaacbcaca\nbaaaaa", 0, 20, 26},
+	{"[bc][a-c]{5}", 0, "aaaaaaaaaaaaaaaaaaaacbca", 0, NO},
 	{"(?-m)^b", L, "a\nb", 0, 2, 3},
 	/* from offsets */
 	{"a", 0, "aaa", 1, 1, 2},
@@ -458,6 +494,7 @@ static const struct tc tests[] = {
 	{"(x+x+)+y", 0, NULL, 0, NO},
 	{"(?:a?){30}a{30}", 0, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, 0, 30},
 	{"[a-q][^u-z]{13}x", 0, NULL, 0, NO},
+	{"(?:b|c)\\w{999}", 0, NULL, 0, NO}, /* idles at each byte of a run */
 	/* errors */
 	{"foo(bar", 0, "", 0, ERR, 0, "missing closing ): at position 7"},
 	{"foo)bar", 0, "", 0, ERR, 0, "unexpected ): at position 3"},
@@ -662,6 +699,53 @@ static void random_sets(void)
 	       (int)n, text);
 }
 
+/* Random patterns that start with runs of ASCII sets (and some that do
+ * not) against random text: the DFA, which skips to where a run starts,
+ * must agree with the Pike VM on every match. */
+static void random_runs(void)
+{
+	static const char *const item[] = {
+		"[a-c]", "\\d", "\\w", "x", "[a-c_1]", "[a-c\xc3\xa9]", "\\b",
+		"^", "\\B", "$", ".", "\xc3\xa9", "(?:a\\d)", "\\s", "[^a]"};
+	static const char *const rep[] = {"", "", "{3}", "{2,4}", "+", "*",
+					  "{5}", "?"};
+	static const char alpha[] = "abc_x19 \n\xc3\xa9\xff";
+	char pat[128], text[300], err[256];
+	size_t k, n, ms, me, ms2, me2, pos;
+	unsigned fl;
+	int c, j, bad = 0, r, r2;
+	struct re *re, *pike;
+
+	for (c = 0; c < 3000 && !bad; c++) {
+		pat[0] = 0;
+		for (j = rnd(4) + 1; j > 0; j--) {
+			strcat(pat, item[rnd(rnd(3) ? 6 : 15)]);
+			strcat(pat, rep[rnd(8)]);
+		}
+		n = rnd(sizeof(text));
+		for (k = 0; k < n; k++)
+			text[k] = alpha[rnd(rnd(4) ? 8 : sizeof(alpha) - 1)];
+		fl = (rnd(2) ? RE_ICASE : 0) | (rnd(2) ? RE_LINE : 0);
+		re = re_compile(pat, strlen(pat), fl, err, sizeof(err));
+		pike = re_compile(pat, strlen(pat), fl | RE_DEBUG_PIKE, err,
+				  sizeof(err));
+		for (pos = 0; re && pike && pos <= n && !bad; pos = me2 + 1) {
+			r = re_search(re, text, n, pos, &ms, &me);
+			r2 = re_search(pike, text, n, pos, &ms2, &me2);
+			bad = r != r2 || (r == 1 && (ms != ms2 || me != me2));
+			if (!bad && r == 1 && re_search(re, text, n, pos, NULL, &me) == 1)
+				bad = me < ms2 || me > me2;
+			if (r != 1)
+				break;
+		}
+		bad |= !re || !pike;
+		re_free(re);
+		re_free(pike);
+	}
+	report(!bad, "re/random-runs", "/%s/%u on \"%.*s\"", pat, fl,
+	       (int)n, text);
+}
+
 static void misc_tests(void)
 {
 	char err[256];
@@ -716,6 +800,7 @@ static void misc_tests(void)
 	re_free(re);
 	free(big);
 	random_sets();
+	random_runs();
 }
 
 int main(void)
