@@ -26,9 +26,11 @@ if ! "$WICKFS" --list | grep -qx overlay; then
 fi
 
 # The real tree as text: every entry (but .wickfs) with type, mode, size
-# and content hash.
+# (not a directory's: tmpfs counts its entries, .wickfs among them) and
+# content hash.
 real_state() {
-	(cd "$1" && find . -path ./.wickfs -prune -o -printf '%p %y %m %s\n' | sort &&
+	(cd "$1" && find . -path ./.wickfs -prune -o \( -type d -printf '%p %y %m\n' \) \
+		-o -printf '%p %y %m %s\n' | sort &&
 		find . -path ./.wickfs -prune -o -type f -print0 | sort -z | xargs -0r md5sum)
 }
 
