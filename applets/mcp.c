@@ -6,7 +6,8 @@
  *	bool "mcp: a Model Context Protocol server (stdio, HTTP)"
  *	default y
  *	help
- *	  usage: wickfs mcp [--max-result BYTES] [--no-commands] [--listen HOST:PORT] [DIR...]
+ *	  usage: wickfs mcp [--max-result BYTES] [--no-commands] [--mount VPATH=DIR[:ro]]...
+ *	                    [--listen HOST:PORT] [DIR...]
  *
  *	  A drop-in for the reference filesystem MCP server: JSON-RPC 2.0,
  *	  one message a line on stdin and stdout, logs on stderr; protocol
@@ -14,7 +15,7 @@
  *	  same names and arguments, with the same result text, and ours:
  *	  grep, read_lines, apply_patch, run_command, stat, diff,
  *	  delete_file, copy_file, snapshot, snapshots, snapshot_diff,
- *	  restore. Files are resources too (file:///{+path}).
+ *	  restore, pack, unpack. Files are resources too (file:///{+path}).
  *
  *	  Every path stays in the allowed directories (DIR..., else
  *	  WICKFS_ROOT), confined as --root confines; relative paths are
