@@ -657,16 +657,41 @@ static unsigned rnd(unsigned m)
 	return (unsigned)(rng >> 33) % m;
 }
 
+/* The DFA against the Pike VM on every match of pat in text: 0 when they
+ * agree, 1 when they differ, -1 when pat does not compile. */
+static int dfa_pike_differ(const char *pat, const char *text, size_t n, unsigned fl)
+{
+	char err[256];
+	size_t ms, me, ms2, me2, pos;
+	int r, r2, bad = 0;
+	struct re *re = re_compile(pat, strlen(pat), fl, err, sizeof(err));
+	struct re *pike = re_compile(pat, strlen(pat), fl | RE_DEBUG_PIKE, err, sizeof(err));
+
+	for (pos = 0; re && pike && pos <= n && !bad; pos = me2 + 1) {
+		r = re_search(re, text, n, pos, &ms, &me);
+		r2 = re_search(pike, text, n, pos, &ms2, &me2);
+		bad = r != r2 || (r == 1 && (ms != ms2 || me != me2));
+		if (!bad && r == 1 && re_search(re, text, n, pos, NULL, &me) == 1)
+			bad = me < ms2 || me > me2;
+		if (r != 1)
+			break;
+	}
+	if (!re || !pike)
+		bad = -1;
+	re_free(re);
+	re_free(pike);
+	return bad;
+}
+
 /* Random alternations of short literals over a small alphabet against
  * long random text: the prefilter's answer must be the Pike VM's. */
 static void random_sets(void)
 {
 	static const char alpha[] = "abAB_\n";
-	char pat[128], text[300], err[256];
-	size_t k, n, ms, me, ms2, me2, pos;
+	char pat[128], text[300];
+	size_t k, n;
 	unsigned fl;
-	int c, j, bad = 0, r, r2;
-	struct re *re, *pike;
+	int c, j, bad = 0;
 
 	for (c = 0; c < 3000 && !bad; c++) {
 		k = 0;
@@ -680,20 +705,7 @@ static void random_sets(void)
 		for (k = 0; k < n; k++)
 			text[k] = alpha[rnd(rnd(2) ? 6 : 3)];
 		fl = (rnd(2) ? RE_ICASE : 0) | (rnd(2) ? RE_LINE : 0);
-		re = re_compile(pat, strlen(pat), fl, err, sizeof(err));
-		pike = re_compile(pat, strlen(pat), fl | RE_DEBUG_PIKE, err,
-				  sizeof(err));
-		for (pos = 0; re && pike && pos <= n && !bad; pos = me2 + 1) {
-			r = re_search(re, text, n, pos, &ms, &me);
-			r2 = re_search(pike, text, n, pos, &ms2, &me2);
-			bad = r != r2 || (r == 1 && (ms != ms2 || me != me2));
-			if (!bad && r == 1 && re_search(re, text, n, pos, NULL, &me) == 1)
-				bad = me < ms2 || me > me2;
-			if (r != 1)
-				break;
-		}
-		re_free(re);
-		re_free(pike);
+		bad = dfa_pike_differ(pat, text, n, fl) == 1;
 	}
 	report(!bad, "re/random-sets", "/%s/%u on \"%.*s\"", pat, fl,
 	       (int)n, text);
@@ -710,11 +722,10 @@ static void random_runs(void)
 	static const char *const rep[] = {"", "", "{3}", "{2,4}", "+", "*",
 					  "{5}", "?"};
 	static const char alpha[] = "abc_x19 \n\xc3\xa9\xff";
-	char pat[128], text[300], err[256];
-	size_t k, n, ms, me, ms2, me2, pos;
+	char pat[128], text[300];
+	size_t k, n;
 	unsigned fl;
-	int c, j, bad = 0, r, r2;
-	struct re *re, *pike;
+	int c, j, bad = 0;
 
 	for (c = 0; c < 3000 && !bad; c++) {
 		pat[0] = 0;
@@ -726,21 +737,7 @@ static void random_runs(void)
 		for (k = 0; k < n; k++)
 			text[k] = alpha[rnd(rnd(4) ? 8 : sizeof(alpha) - 1)];
 		fl = (rnd(2) ? RE_ICASE : 0) | (rnd(2) ? RE_LINE : 0);
-		re = re_compile(pat, strlen(pat), fl, err, sizeof(err));
-		pike = re_compile(pat, strlen(pat), fl | RE_DEBUG_PIKE, err,
-				  sizeof(err));
-		for (pos = 0; re && pike && pos <= n && !bad; pos = me2 + 1) {
-			r = re_search(re, text, n, pos, &ms, &me);
-			r2 = re_search(pike, text, n, pos, &ms2, &me2);
-			bad = r != r2 || (r == 1 && (ms != ms2 || me != me2));
-			if (!bad && r == 1 && re_search(re, text, n, pos, NULL, &me) == 1)
-				bad = me < ms2 || me > me2;
-			if (r != 1)
-				break;
-		}
-		bad |= !re || !pike;
-		re_free(re);
-		re_free(pike);
+		bad = dfa_pike_differ(pat, text, n, fl) != 0;
 	}
 	report(!bad, "re/random-runs", "/%s/%u on \"%.*s\"", pat, fl,
 	       (int)n, text);
