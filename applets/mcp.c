@@ -20,8 +20,9 @@
  *	  Every path stays in the allowed directories (DIR..., else
  *	  WICKFS_ROOT), confined as --root confines; relative paths are
  *	  relative to the first. A client with roots replaces them by its
- *	  own. WICKFS_READONLY hides the tools that write (and run_command
- *	  unless WICKFS_READONLY_EXEC).
+ *	  own (over HTTP for its session alone: roots/list goes out on the
+ *	  session's GET stream). WICKFS_READONLY hides the tools that write
+ *	  (and run_command unless WICKFS_READONLY_EXEC).
  *
  *	  --max-result BYTES  a tool's text beyond this is cut, and the cut
  *	                      said (default 100000)
@@ -149,11 +150,6 @@ int mcp_main(struct req *r)
 	else if (!r->argc && (root || s.mounts))
 		mcp_set_dirs(&s, root ? &root : NULL, root ? 1 : 0, &err);
 	if (r->argc && !s.ndirs) {
-		rc = 1;
-		goto out;
-	}
-	if (!s.ndirs && opt_has(r, OPT_listen)) { /* HTTP has no roots channel */
-		buf_puts(&err, "--listen needs a directory (DIR or WICKFS_ROOT)\n");
 		rc = 1;
 		goto out;
 	}

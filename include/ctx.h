@@ -50,6 +50,8 @@ struct wfs_ctx {
 	int readonly_exec;          /* ... but let commands run */
 	const char *root;           /* WICKFS_ROOT, resolved; NULL: anywhere */
 	int root_errno;             /* the root itself cannot be resolved */
+	const char *rel_base;       /* apply-patch's relative paths are under
+					it (MCP); NULL: the working directory */
 	size_t read_max;            /* a file over this: fail with too_big set */
 	int too_big;                /* (so the caller can run it elsewhere) */
 	int own_state;              /* non-zero while wickfs opens its own

@@ -22,6 +22,7 @@ struct mcp_server {
 	char **dirs;  /* allowed directories, resolved (malloc'd) */
 	char **given; /* each as given, made absolute and cleaned */
 	size_t ndirs;
+	int *dirs_refs; /* the three arrays' holders (HTTP sessions share them) */
 	/* --mount VPATH=DIR[:ro], NULL-ended (checked by mcp_check_mounts):
 	 * after the directories, each with given VPATH; ro[i] marks a
 	 * read-only one among dirs. */
@@ -40,9 +41,12 @@ struct mcp_server {
 	const char *ahead; /* input read before it, not yet handled */
 	size_t ahead_len;
 	/* Where messages go when set (HTTP): each one whole, no newline;
-	 * else they are written to out_fd. With it, no roots are asked. */
+	 * else they are written to out_fd. */
 	void (*emit)(struct mcp_server *s, const char *msg, size_t len);
 	void *emit_data;
+	/* With emit: where our own requests (roots/list) go, since they
+	 * answer no request: the session's GET stream. */
+	void (*ask)(struct mcp_server *s, const char *msg, size_t len);
 	int hup_fd; /* with emit: the connection, whose hangup cancels a long tool */
 	/* When set, told of a long tool's start (its cancel flag) and end
 	 * (NULL), so that a cancel arriving elsewhere can reach it. */
@@ -67,7 +71,10 @@ int mcp_check_mounts(const char *const *mounts, struct buf *err);
  * said in err. 0, or -1 when none is left (the old list is then kept). */
 int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 		 struct buf *err);
+/* Let go of s's allowed directories (freed with their last holder);
+ * mcp_hold_dirs makes one more holder, for a copy of s. */
 void mcp_free_dirs(struct mcp_server *s);
+void mcp_hold_dirs(struct mcp_server *s);
 
 /* Serve until the input ends. Logs go to fd 2. Returns the exit status. */
 int mcp_serve(struct mcp_server *s);

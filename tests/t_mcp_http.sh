@@ -3,7 +3,7 @@
 # else python3's http.client): initialize and its session id, tools/list,
 # tools/call, notifications (202), DELETE, an unknown session (404), no
 # token (401), a foreign Origin (403), an oversized body (413), malformed
-# JSON (400), GET (405), a chunked body, keep-alive, two clients at once,
+# JSON (400), PUT (405), the GET stream (roots/list, per-session roots), a chunked body, keep-alive, two clients at once,
 # progress as an event stream; then the official TypeScript SDK client's
 # StreamableHTTPClientTransport listing and calling tools (skipped without
 # Node or the SDK, as in t_mcp_sdk.sh). The server listens on 127.0.0.1
@@ -162,8 +162,92 @@ check mcp_http.malformed.code -32700 "$(field error.code)"
 http POST "$U" '{"jsonrpc":"2.0","id":10,"method":"nope"}' "$JSON" "$ACC" "$TOK" "$SID" "$VER"
 check mcp_http.unknown_method -32601 "$(field error.code)"
 
-http GET "$U" '' "$TOK" "$SID" 'Accept: text/event-stream'
-check mcp_http.get.405 405 "$status"
+http PUT "$U" '' "$TOK" "$SID"
+check mcp_http.put.405 405 "$status"
+http GET "$U" '' "$TOK" 'Accept: text/event-stream'
+check mcp_http.get.no_session_400 400 "$status"
+http GET "$U" '' "$TOK" "$SID" 'Accept: application/json'
+check mcp_http.get.not_sse_406 406 "$status"
+http GET "$U" '' "$TOK" 'Mcp-Session-Id: 0123456789abcdef' 'Accept: text/event-stream'
+check mcp_http.get.unknown_session_404 404 "$status"
+
+# the GET stream: a client with roots gets our roots/list there (asked
+# before the stream opened, it waits for it), answers it by POST, and
+# from then on its session alone has those directories; apply_patch's
+# relative paths go under them; a second stream is refused (409);
+# roots/list_changed asks again; DELETE ends the stream
+mkdir -p "$w/r1" "$w/r2"
+python3 - "$U" "$w" >"$w/get.out" <<'EOF2'
+import json, socket, sys, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[1]); w = sys.argv[2]
+H = 'Host: x\r\nAuthorization: Bearer s3cret-token\r\nAccept: application/json, text/event-stream\r\n'
+def conn():
+    return socket.create_connection((u.hostname, u.port), timeout=20)
+def head(f):
+    status = int(f.readline().split()[1]); hs = {}
+    while True:
+        l = f.readline().strip().decode()
+        if not l: break
+        k, v = l.split(':', 1); hs[k.lower()] = v.strip()
+    return status, hs
+def req(method, body=None, sid=None):
+    s = conn(); f = s.makefile('rb')
+    h = '%s /mcp HTTP/1.1\r\n' % method + H
+    if sid: h += 'Mcp-Session-Id: %s\r\n' % sid
+    b = json.dumps(body).encode() if body is not None else b''
+    s.sendall((h + 'Content-Type: application/json\r\nContent-Length: %d\r\n\r\n' % len(b)).encode() + b)
+    st, hs = head(f)
+    data = f.read(int(hs.get('content-length', 0)))
+    s.close()
+    return st, hs, json.loads(data) if data else None
+def init(caps):
+    st, hs, _ = req('POST', {'jsonrpc': '2.0', 'id': 1, 'method': 'initialize', 'params': {
+        'protocolVersion': '2025-11-25', 'capabilities': caps, 'clientInfo': {'name': 't', 'version': '1'}}})
+    return hs['mcp-session-id']
+def call(sid, name, args):
+    return req('POST', {'jsonrpc': '2.0', 'id': 5, 'method': 'tools/call', 'params': {'name': name, 'arguments': args}}, sid)[2]['result']['content'][0]['text']
+def event(f):
+    data = None
+    while True:
+        l = f.readline()
+        if not l: return 'EOF'
+        l = l.decode().rstrip('\n')
+        if l.startswith('data: '): data = json.loads(l[6:])
+        if l == '' and data: return data
+sid = init({'roots': {'listChanged': True}})
+other = init({})
+print('initialized', req('POST', {'jsonrpc': '2.0', 'method': 'notifications/initialized'}, sid)[0])
+g = conn(); gf = g.makefile('rb')
+g.sendall(('GET /mcp HTTP/1.1\r\n' + H.replace('application/json, ', '') + 'Mcp-Session-Id: %s\r\n\r\n' % sid).encode())
+st, hs = head(gf)
+print('stream', st, hs.get('content-type'))
+ask = event(gf)
+print('asked', ask.get('method'), ask.get('id'))
+print('second', req('GET', None, sid)[0])
+print('answered', req('POST', {'jsonrpc': '2.0', 'id': ask['id'], 'result': {'roots': [{'uri': 'file://' + w + '/r1'}]}}, sid)[0])
+print('dirs', call(sid, 'list_allowed_directories', {}).split('\n')[1:])
+print('other', call(other, 'list_allowed_directories', {}).split('\n')[1:])
+call(sid, 'apply_patch', {'patch': '*** Begin Patch\n*** Add File: p.txt\n+patched\n*** End Patch'})
+print('changed', req('POST', {'jsonrpc': '2.0', 'method': 'notifications/roots/list_changed'}, sid)[0])
+ask = event(gf)
+print('asked_again', ask.get('method'), ask.get('id'))
+req('POST', {'jsonrpc': '2.0', 'id': ask['id'], 'result': {'roots': [{'uri': 'file://' + w + '/r2'}]}}, sid)
+print('dirs2', call(sid, 'list_allowed_directories', {}).split('\n')[1:])
+print('deleted', req('DELETE', None, sid)[0], event(gf))
+EOF2
+check mcp_http.get.initialized 'initialized 202' "$(sed -n 1p "$w/get.out")"
+check mcp_http.get.stream 'stream 200 text/event-stream' "$(sed -n 2p "$w/get.out")"
+check mcp_http.get.roots_list 'asked roots/list wickfs-roots-1' "$(sed -n 3p "$w/get.out")"
+check mcp_http.get.second_409 'second 409' "$(sed -n 4p "$w/get.out")"
+check mcp_http.get.answer_202 'answered 202' "$(sed -n 5p "$w/get.out")"
+check mcp_http.get.session_roots "dirs ['$w/r1']" "$(sed -n 6p "$w/get.out")"
+check mcp_http.get.others_keep "other ['$d']" "$(sed -n 7p "$w/get.out")"
+check mcp_http.get.patch_under_root "patched" "$(cat "$w/r1/p.txt" 2>&1)"
+check_true mcp_http.get.patch_not_elsewhere "p.txt left in the server's directory" test ! -e "$d/p.txt"
+check mcp_http.get.list_changed 'changed 202' "$(sed -n 8p "$w/get.out")"
+check mcp_http.get.asked_again 'asked_again roots/list wickfs-roots-2' "$(sed -n 9p "$w/get.out")"
+check mcp_http.get.session_roots2 "dirs2 ['$w/r2']" "$(sed -n 10p "$w/get.out")"
+check mcp_http.get.delete_ends_stream 'deleted 200 EOF' "$(sed -n 11p "$w/get.out")"
 http POST "${U%/mcp}/other" '{}' "$JSON" "$TOK"
 check mcp_http.other_path.404 404 "$status"
 
@@ -329,9 +413,17 @@ fi
 check mcp_http.daemon.bad_address_exit 1 "$?"
 check_match mcp_http.daemon.bad_address "wickfs daemon: --mcp-listen: *99999*" "$(cat "$w/dbad.err")"
 
-# without a directory there is nothing to serve over HTTP (no roots)
-(cd "$w" && WICKFS_ROOT= "$WICKFS" mcp --listen 127.0.0.1:0 >/dev/null 2>"$w/nodir.err")
-check mcp_http.no_dir.exit 1 "$?"
+# without a directory: only clients with roots are served
+if WICKFS_ROOT= start nodir; then
+	http POST "$url" "$INIT" "$JSON" "$ACC"
+	check mcp_http.no_dir.no_roots_refused -32602 "$(field error.code)"
+	http POST "$url" '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"t","version":"1"}}}' "$JSON" "$ACC"
+	check mcp_http.no_dir.roots_served 200 "$status"
+	http POST "$url" '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"a.txt"}}}' \
+		"$JSON" "$ACC" "Mcp-Session-Id: $sid_got" "$VER"
+	check_match mcp_http.no_dir.before_roots '*no allowed directories*' "$(field result.content.0.text)"
+	kill "$pid"
+fi
 
 # the official SDK client over Streamable HTTP
 npm_dir=$top/build/npm
@@ -343,7 +435,7 @@ fi
 cat >"$w/sdk.mjs" <<'EOF'
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-const [sdk, url, token] = process.argv.slice(2);
+const [sdk, url, token, rootdir] = process.argv.slice(2);
 const { Client } = await import(pathToFileURL(join(sdk, 'client/index.js')));
 const { StreamableHTTPClientTransport } = await import(pathToFileURL(join(sdk, 'client/streamableHttp.js')));
 const check = (name, want, got) => console.log(want === got ? `ok ${name}` : `FAIL ${name}: expected ${JSON.stringify(want)} got ${JSON.stringify(got)}`);
@@ -372,9 +464,25 @@ try {
 		refused = true;
 	}
 	check('mcp_http.sdk.no_token_refused', true, refused);
+	// a client with roots: the SDK opens the GET stream by itself, answers
+	// our roots/list there, and its session gets its root
+	const { ListRootsRequestSchema } = await import(pathToFileURL(join(sdk, 'types.js')));
+	const rc = new Client({ name: 'wickfs-test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+	rc.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(rootdir).href, name: 'r' }] }));
+	const rt = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+	await rc.connect(rt);
+	let dirs = '';
+	for (let i = 0; i < 100 && !dirs.includes(rootdir); i++) { // until its answer has come
+		dirs = (await rc.callTool({ name: 'list_allowed_directories', arguments: {} })).content[0].text;
+		if (!dirs.includes(rootdir)) await new Promise((ok) => setTimeout(ok, 50));
+	}
+	check('mcp_http.sdk.roots', `Allowed directories:\n${rootdir}`, dirs);
+	await rt.terminateSession();
+	await rc.close();
 } catch (e) {
 	console.log(`FAIL mcp_http.sdk: ${String(e.stack || e).replace(/\n/g, '\\n').slice(0, 600)}`);
 }
 EOF
-timeout 60 node "$w/sdk.mjs" "$sdk" "$U" s3cret-token
+mkdir -p "$w/sdkroot"
+timeout 60 node "$w/sdk.mjs" "$sdk" "$U" s3cret-token "$w/sdkroot"
 exit 0

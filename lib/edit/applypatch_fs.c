@@ -27,6 +27,7 @@ struct slot {
 	const char *path; /* as in the patch */
 	char *resolved;
 	int create; /* add, or the destination of a move */
+	int dest;   /* the destination of a move */
 	struct wfs_locked l;
 	char *tmp; /* staged new content */
 	int locked;
@@ -104,6 +105,14 @@ static int stage(struct wfs_ctx *c, struct slot *s, struct slot *dst)
 }
 
 /* Slots: one per file, plus one per move destination right after it. */
+/* A relative path of the patch under c->rel_base, when it is set. */
+static const char *under_base(struct wfs_ctx *c, const char *path)
+{
+	if (!c->rel_base || path[0] == '/')
+		return path;
+	return arena_printf(c->arena, "%s/%s", c->rel_base, path);
+}
+
 static struct slot *make_slots(struct wfs_ctx *c, const struct applypatch_plan *p,
 			       size_t *n)
 {
@@ -116,15 +125,19 @@ static struct slot *make_slots(struct wfs_ctx *c, const struct applypatch_plan *
 	for (i = 0; i < p->nfiles; i++) {
 		const struct applypatch_file *f = &p->files[i];
 		s[k].f = f;
-		s[k].path = f->path;
+		s[k].path = under_base(c, f->path);
 		s[k++].create = f->op == APPLYPATCH_ADD;
 		if (f->op == APPLYPATCH_UPDATE && f->move_to) {
 			s[k].f = f;
-			s[k].path = f->move_to;
+			s[k].path = under_base(c, f->move_to);
+			s[k].dest = 1;
 			s[k++].create = 1;
 		}
 	}
 	*n = k;
+	for (i = 0; i < k; i++)
+		if (!s[i].path)
+			return NULL; /* out of memory */
 	return s;
 }
 
@@ -136,7 +149,7 @@ static int stage_all(struct wfs_ctx *c, struct slot *s, size_t n)
 		const struct applypatch_file *f = s[i].f;
 		struct slot *dst = &s[i];
 
-		if (s[i].path != f->path || f->op == APPLYPATCH_DELETE)
+		if (s[i].dest || f->op == APPLYPATCH_DELETE)
 			continue; /* a move destination, or nothing to write */
 		if (f->op == APPLYPATCH_UPDATE && f->move_to)
 			dst = &s[i + 1];
@@ -162,7 +175,7 @@ static int commit_all(struct wfs_ctx *c, struct slot *s, size_t n)
 		const struct applypatch_file *f = s[i].f;
 		int gone = f->op == APPLYPATCH_DELETE ||
 			   (f->op == APPLYPATCH_UPDATE && f->move_to);
-		if (s[i].path != f->path || !gone)
+		if (s[i].dest || !gone)
 			continue;
 		if (unlinkat(s[i].l.dirfd, s[i].l.name, 0)) {
 			wfs_fail_errno(c, OP, s[i].path, errno);

@@ -6,13 +6,18 @@
  * holds only its own thread. Each POST carries one JSON-RPC message and is
  * handled by mcp_handle, as a stdio line is, with the session's state.
  *
- * We send no server-initiated messages (no roots/list, no sampling), so GET
- * is 405; notifications that come before an answer (progress, log
- * messages) turn the answer into an event stream when the client accepts
- * one. A session is only protocol state (the log level, the version); the
- * allowed directories are the server's, shared by every session. A long
- * tool is cancelled as on stdio, by notifications/cancelled (here from
- * another connection, found through h->running) or by its client leaving.
+ * Notifications that come before an answer (progress, log messages) turn
+ * the answer into an event stream when the client accepts one. What
+ * answers no request of the client's (our roots/list) goes out on the
+ * session's GET stream, one at a time, or waits for one to open. A
+ * session is protocol state (the log level, the version) and its allowed
+ * directories: the server's, until the client's roots replace them for
+ * that session alone. Sets of directories are shared by counting their
+ * holders (a request holds its session's while it runs), so a session
+ * whose roots change under a running tool never frees them under it. A
+ * long tool is cancelled as on stdio, by notifications/cancelled (here
+ * from another connection, found through h->running) or by its client
+ * leaving.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -36,11 +41,14 @@
 #define IDLE_SECONDS 60         /* a connection silent this long is closed */
 #define SESSIONS_MAX 1024       /* sessions held at once */
 #define THREAD_STACK (2u << 20) /* as the daemon's workers: tools recurse */
+#define KEEPALIVE_MS 25000      /* a comment on an idle GET stream */
 
 struct session {
 	char id[33];
 	struct mcp_server s;
 	unsigned long long used; /* h->uses when last used: the oldest goes first */
+	struct conn *stream;     /* its GET stream, when one is open */
+	char pending[96];        /* a request of ours waiting for a stream */
 	struct session *next;
 };
 
@@ -64,6 +72,8 @@ struct conn {
 	char head[HEAD_MAX]; /* the request's head, out of in[]: hd points here */
 	/* the current request */
 	int sse_only, sse_ok, streaming, failed;
+	int reply;            /* it is a request: the client waits for an answer */
+	char sid[33];         /* a GET stream's session */
 	struct buf answer;    /* the last message, when not streaming */
 	const char *session;  /* the request's Mcp-Session-Id */
 	char run_id[80];      /* while a long tool runs: its request id, typed */
@@ -146,6 +156,34 @@ static void refuse(struct conn *c, int code, const char *extra, const char *why,
 	buf_free(&b);
 }
 
+/* One SSE event or comment on a GET stream, whole or not at all: never
+ * waits (it is sent with h->lock held), so a client that stops reading
+ * loses its stream, not our time. */
+static int stream_put(int fd, const char *p, size_t n)
+{
+	ssize_t k = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+	if (k == (ssize_t)n)
+		return 0;
+	shutdown(fd, SHUT_RDWR); /* cut short: the stream is broken, end it */
+	return -1;
+}
+
+static int stream_event(int fd, const char *msg, size_t len)
+{
+	struct buf b;
+	int rc = -1;
+
+	buf_init(&b);
+	buf_puts(&b, "event: message\ndata: ");
+	buf_add(&b, msg, len);
+	buf_puts(&b, "\n\n");
+	if (!b.oom)
+		rc = stream_put(fd, b.p, b.len);
+	buf_free(&b);
+	return rc;
+}
+
 /* mcp_handle's output for this request: the answer is kept to be sent
  * as JSON, unless a notification came first and the client takes an
  * event stream: then each goes out as an event at once. */
@@ -155,6 +193,8 @@ static void conn_emit(struct mcp_server *s, const char *msg, size_t len)
 	struct conn *c = s->emit_data;
 	struct buf b;
 
+	if (!c->reply) /* a notification or an answer is answered by 202 alone */
+		return s->ask(s, msg, len);
 	if (!c->streaming && len >= sizeof(note) - 1 && !memcmp(msg, note, sizeof(note) - 1)) {
 		if (!c->sse_ok)
 			return; /* it takes JSON only: the answer alone */
@@ -442,6 +482,16 @@ static struct session *session_find(struct http *h, const char *id, struct sessi
 	return NULL;
 }
 
+/* Out of the table already; called with h->lock held. Its GET stream
+ * ends (its thread sees the hangup and finds the session gone). */
+static void session_free(struct session *ses)
+{
+	if (ses->stream)
+		shutdown(ses->stream->fd, SHUT_RDWR);
+	mcp_free_dirs(&ses->s);
+	free(ses);
+}
+
 /* Clients need not DELETE their sessions: when the table is full the
  * least recently used one ends (its client gets 404 and initializes
  * again, as the transport provides). Called with h->lock held. */
@@ -455,7 +505,24 @@ static void evict_oldest(struct http *h)
 	gone = *old;
 	*old = gone->next;
 	h->nsessions--;
-	free(gone);
+	session_free(gone);
+}
+
+/* s->ask: a message of ours outside any answer, to the session's GET
+ * stream; our request (roots/list) waits for one when none is open. */
+static void http_ask(struct mcp_server *s, const char *msg, size_t len)
+{
+	struct conn *c = s->emit_data;
+	struct session *ses;
+
+	pthread_mutex_lock(&c->h->lock);
+	ses = c->session ? session_find(c->h, c->session, NULL) : NULL;
+	if (ses && (!ses->stream || stream_event(ses->stream->fd, msg, len)) &&
+	    len < sizeof(ses->pending) && memmem(msg, len, "\"id\"", 4)) {
+		memcpy(ses->pending, msg, len);
+		ses->pending[len] = 0;
+	}
+	pthread_mutex_unlock(&c->h->lock);
 }
 
 /* The version header: absent is the transport's first version. */
@@ -475,7 +542,7 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 	struct json_val msg;
 	struct arena a;
 	char err[160], extra[80] = "";
-	int init;
+	int init = 0, hold = 0, *held = NULL;
 
 	arena_init(&a);
 	if (json_parse(&a, body->p ? body->p : "", body->len, &msg, err, sizeof(err)))
@@ -499,11 +566,15 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 	if (ses) {
 		s = ses->s;
 		ses->used = ++h->uses;
+		mcp_hold_dirs(&s); /* while this request runs */
+		hold = 1;
 	}
 	pthread_mutex_unlock(&h->lock);
 	if (init) {
 		s = *h->base;
 		s.log_level = -1;
+		mcp_hold_dirs(&s); /* the session's, if one is made */
+		hold = 1;
 	} else if (!hd->session) {
 		refuse(c, 400, NULL, "Bad Request: the Mcp-Session-Id header is required", close_after);
 		goto out;
@@ -514,8 +585,11 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 		refuse(c, 400, NULL, "Bad Request: unsupported MCP-Protocol-Version", close_after);
 		goto out;
 	}
+	held = s.dirs_refs; /* the set it began with */
 	s.emit = conn_emit;
+	s.ask = http_ask;
 	s.emit_data = c;
+	c->reply = id && method;
 	s.in_fd = s.out_fd = -1;
 	s.hup_fd = c->fd;
 	s.running = conn_running;
@@ -538,6 +612,8 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 				snprintf(n->id + 2 * i, 3, "%02x", r[i]);
 			n->s = s;
 			n->s.emit = NULL;
+			s.dirs_refs = NULL; /* the session holds them now */
+			s.ndirs = 0;
 			n->used = ++h->uses;
 			n->next = h->sessions;
 			h->sessions = n;
@@ -551,10 +627,21 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 			refuse(c, 503, NULL, "Service Unavailable: no session could be made", close_after);
 			goto out;
 		}
-	} else if (ses) { /* what a request may change: the log level */
+	} else if (ses) { /* what a request may change: the log level, roots */
 		pthread_mutex_lock(&h->lock);
-		if ((ses = session_find(h, hd->session, NULL)))
+		if ((ses = session_find(h, hd->session, NULL))) {
 			ses->s.log_level = s.log_level;
+			ses->s.roots_asked = s.roots_asked;
+			if (!method) /* an answer: to what waits, if anything */
+				ses->pending[0] = 0;
+			if (s.dirs_refs != held) { /* its new roots: swapped in */
+				struct mcp_server t = ses->s;
+				ses->s.dirs = s.dirs, ses->s.given = s.given, ses->s.ro = s.ro;
+				ses->s.ndirs = s.ndirs, ses->s.dirs_refs = s.dirs_refs;
+				s.dirs = t.dirs, s.given = t.given, s.ro = t.ro;
+				s.ndirs = t.ndirs, s.dirs_refs = t.dirs_refs;
+			}
+		}
 		pthread_mutex_unlock(&h->lock);
 	}
 	if (c->streaming || (id && method && !c->answer.len)) {
@@ -578,6 +665,8 @@ static void post(struct conn *c, const struct head *hd, struct buf *body, int cl
 			c->answer.len, close_after);
 	}
 out:
+	if (hold)
+		mcp_free_dirs(&s); /* this request's hold, or the old roots */
 	arena_free(&a);
 }
 
@@ -590,15 +679,68 @@ static void delete_session(struct conn *c, const struct head *hd, int close_afte
 	if (ses) {
 		*link = ses->next;
 		c->h->nsessions--;
+		session_free(ses);
 	}
 	pthread_mutex_unlock(&c->h->lock);
-	free(ses);
 	if (!hd->session)
 		refuse(c, 400, NULL, "Bad Request: the Mcp-Session-Id header is required", close_after);
 	else if (!ses)
 		refuse(c, 404, NULL, "Session not found", close_after);
 	else
 		respond(c, 200, NULL, "", "", 0, close_after);
+}
+
+/* GET: the session's stream of what we send unasked (our roots/list),
+ * one open at a time; it lasts until the client leaves or the session
+ * ends, with a comment now and then so that proxies keep it. */
+static void get_stream(struct conn *c, const struct head *hd)
+{
+	static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+				   "Cache-Control: no-cache\r\nConnection: close\r\n\r\n";
+	struct http *h = c->h;
+	struct session *ses;
+	struct pollfd p = {.fd = c->fd, .events = POLLIN};
+	int code = 0;
+
+	if (!c->sse_ok)
+		return refuse(c, 406, NULL, "Not Acceptable: a GET stream is text/event-stream", 1);
+	if (!hd->session)
+		return refuse(c, 400, NULL, "Bad Request: the Mcp-Session-Id header is required", 1);
+	if (!version_ok(hd->version))
+		return refuse(c, 400, NULL, "Bad Request: unsupported MCP-Protocol-Version", 1);
+	pthread_mutex_lock(&h->lock);
+	if (!(ses = session_find(h, hd->session, NULL)))
+		code = 404;
+	else if (ses->stream)
+		code = 409;
+	else if (!stream_put(c->fd, head, sizeof(head) - 1)) {
+		ses->stream = c;
+		snprintf(c->sid, sizeof(c->sid), "%s", ses->id);
+		if (ses->pending[0] && !stream_event(c->fd, ses->pending, strlen(ses->pending)))
+			ses->pending[0] = 0;
+	}
+	pthread_mutex_unlock(&h->lock);
+	if (code)
+		return refuse(c, code, NULL, code == 404 ? "Session not found: initialize again"
+				  : "Conflict: the session has a GET stream open already", 1);
+	for (;;) { /* the client sends nothing more on it: wait for its end */
+		int r = poll(&p, 1, KEEPALIVE_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r)
+			break; /* its end, or a hangup from session_free */
+		pthread_mutex_lock(&h->lock);
+		ses = session_find(h, c->sid, NULL);
+		r = !ses || ses->stream != c || stream_put(c->fd, ": keep-alive\n\n", 14);
+		pthread_mutex_unlock(&h->lock);
+		if (r)
+			break;
+	}
+	pthread_mutex_lock(&h->lock);
+	if ((ses = session_find(h, c->sid, NULL)) && ses->stream == c)
+		ses->stream = NULL;
+	pthread_mutex_unlock(&h->lock);
+	c->failed = 1; /* the connection ends with the stream */
 }
 
 /* One request on c: 0 to read the next one, -1 to close. */
@@ -676,9 +818,12 @@ static int request(struct conn *c)
 		delete_session(c, &hd, 1);
 		goto out;
 	}
+	if (!strcmp(hd.method, "GET")) {
+		get_stream(c, &hd);
+		goto out;
+	}
 	if (strcmp(hd.method, "POST")) {
-		/* we send nothing unasked, so there is no stream to GET */
-		refuse(c, 405, "Allow: POST, DELETE\r\n", "Method not allowed: POST a message", 1);
+		refuse(c, 405, "Allow: GET, POST, DELETE\r\n", "Method not allowed", 1);
 		goto out;
 	}
 	if (hd.type && strncasecmp(hd.type, "application/json", 16)) {

@@ -117,6 +117,7 @@ int mcp_apply_patch(struct mcp_call *c)
 	const char *text = NULL;
 	size_t len = 0, n, i;
 
+	c->ctx->rel_base = c->s->dirs[0]; /* not the process's: HTTP sessions differ */
 	if (mcp_arg_str(c, "patch", 1, &text, &len) || !mcp_path(c, c->s->dirs[0]) ||
 	    wfs_apply_patch(c->ctx, text, len, &f, &n))
 		return -1;

@@ -131,16 +131,26 @@ void mcp_free_dirs(struct mcp_server *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->ndirs; i++) {
-		free(s->dirs[i]);
-		free(s->given[i]);
+	if (s->dirs_refs && !__atomic_sub_fetch(s->dirs_refs, 1, __ATOMIC_ACQ_REL)) {
+		for (i = 0; i < s->ndirs; i++) {
+			free(s->dirs[i]);
+			free(s->given[i]);
+		}
+		free(s->dirs);
+		free(s->given);
+		free(s->ro);
+		free(s->dirs_refs);
 	}
-	free(s->dirs);
-	free(s->given);
-	free(s->ro);
 	s->ro = NULL;
 	s->dirs = s->given = NULL;
+	s->dirs_refs = NULL;
 	s->ndirs = 0;
+}
+
+void mcp_hold_dirs(struct mcp_server *s)
+{
+	if (s->dirs_refs)
+		__atomic_add_fetch(s->dirs_refs, 1, __ATOMIC_RELAXED);
 }
 
 /* path made absolute against the working directory and cleaned. */
@@ -223,14 +233,14 @@ int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 	size_t i, k = 0, nm = 0, vl;
 	char **dirs, **given, dir[4096];
 	unsigned char *ro;
-	int r;
+	int r, *refs = malloc(sizeof(*refs));
 
 	while (s->mounts && s->mounts[nm])
 		nm++;
 	dirs = calloc(n + nm + 1, sizeof(*dirs));
 	given = calloc(n + nm + 1, sizeof(*given));
 	ro = calloc(n + nm + 1, 1);
-	for (i = 0; dirs && given && ro && i < n + nm; i++) {
+	for (i = 0; refs && dirs && given && ro && i < n + nm; i++) {
 		const char *p = i < n ? paths[i] : dir;
 		char *real, *abs;
 		struct stat st;
@@ -256,15 +266,19 @@ int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 		free(dirs);
 		free(given);
 		free(ro);
+		free(refs);
 		return -1;
 	}
 	mcp_free_dirs(s);
+	*refs = 1;
+	s->dirs_refs = refs;
 	s->dirs = dirs;
 	s->given = given;
 	s->ro = ro;
 	s->ndirs = k;
-	/* relative paths in apply_patch and run_command's directory */
-	if (chdir(dirs[0]))
+	/* a session's roots (HTTP) are its own: the process stays where it is
+	 * (tools make relative paths absolute against dirs[0] themselves) */
+	if (!s->emit && chdir(dirs[0]))
 		buf_printf(err, "cannot enter %s: %s\n", dirs[0], strerror(errno));
 	return 0;
 }
@@ -276,7 +290,10 @@ static void ask_roots(struct mcp_server *s)
 	buf_init(&b);
 	buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"id\":\"wickfs-roots-%u\",\"method\":\"roots/list\"}",
 		   ++s->roots_asked);
-	send_buf(s, &b);
+	if (s->ask && !b.oom)
+		s->ask(s, b.p, b.len);
+	else
+		send_buf(s, &b);
 	buf_free(&b);
 }
 
@@ -329,8 +346,8 @@ static void initialize(struct mcp_server *s, const struct json_val *id,
 	for (i = 0; i < sizeof(versions) / sizeof(*versions); i++)
 		if (!strcmp(v->str, versions[i]))
 			ver = versions[i];
-	/* over HTTP we send no requests of our own (no GET stream): no roots */
-	s->client_roots = !s->emit && mcp_get(mcp_get(params, "capabilities"), "roots");
+	/* over HTTP, roots/list goes out on the session's GET stream */
+	s->client_roots = mcp_get(mcp_get(params, "capabilities"), "roots") != NULL;
 	if (!s->ndirs && !s->client_roots)
 		return send_error(s, id, -32602, "no allowed directories: start the server with "
 						 "directory arguments, or use a client with roots");
@@ -701,7 +718,7 @@ static void notification(struct mcp_server *s, const char *method)
 	if (!strcmp(method, "notifications/initialized")) {
 		if (s->client_roots)
 			ask_roots(s);
-		else if (s->ndirs && !s->emit) /* HTTP: never roots, nothing to say */
+		else if (s->ndirs && !s->emit) /* HTTP: said once per session, noise */
 			mcp_log(s, 1, "the client has no roots: serving the directories given");
 	} else if (!strcmp(method, "notifications/roots/list_changed")) {
 		ask_roots(s);
