@@ -721,8 +721,7 @@ static void get_stream(struct conn *c, const struct head *hd)
 	}
 	pthread_mutex_unlock(&h->lock);
 	if (code)
-		return refuse(c, code, NULL, code == 404 ? "Session not found: initialize again"
-				  : "Conflict: the session has a GET stream open already", 1);
+		return refuse(c, code, NULL, code == 404 ? "Session not found: initialize again" : "Conflict: the session has a GET stream open already", 1);
 	for (;;) { /* the client sends nothing more on it: wait for its end */
 		int r = poll(&p, 1, KEEPALIVE_MS);
 		if (r < 0 && errno == EINTR)
