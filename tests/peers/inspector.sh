@@ -31,7 +31,7 @@ printf 'hello\n' >"$ws/a.txt"
 
 names=$(insp "$W" mcp "$ws" --method tools/list |
 	python3 -c 'import json,sys; print(" ".join(t["name"] for t in json.load(sys.stdin)["tools"]))')
-expect inspector.stdio.tools_list "read_text_file read_file *run_command*restore" "$names"
+expect inspector.stdio.tools_list "read_text_file read_file *run_command*restore pack unpack" "$names"
 expect inspector.stdio.read '*"text": "hello\\n"*' \
 	"$(insp "$W" mcp "$ws" --method tools/call --tool-name read_text_file --tool-arg path=a.txt)"
 expect inspector.stdio.escape '*"isError": true*' \
