@@ -694,11 +694,19 @@ static int fill_entry(struct tar_reader *r, struct tar_entry *e,
 	const unsigned char *h = r->hdr;
 	struct pax_vals *l = &r->local, *g = &r->global;
 	unsigned long long v;
-	char *name = header_name(h), *link = field_str(h, F_LINK);
+	char *name = header_name(h), *link = field_str(h, F_LINK), *named;
 
+	named = take(&r->gnu_name, &l->path, name);
+	if (!named || !*named) { /* GNU tar would make an empty one "." */
+		int oom = !named;
+		free(named);
+		free(link);
+		return oom ? tr_fail(r, "out of memory")
+			   : tr_fail(r, "corrupt archive: an entry with no name after %s", who(r));
+	}
 	free(r->name);
 	free(r->link);
-	r->name = take(&r->gnu_name, &l->path, name);
+	r->name = named;
 	r->link = take(&r->gnu_link, &l->link, link);
 	if (!r->name || !r->link)
 		return tr_fail(r, "out of memory");

@@ -127,6 +127,28 @@ printf 'Z' | dd of=cs.tar bs=1 seek=$((512 + 5)) conv=notrunc 2>/dev/null
 gzip -c cs.tar >cs.tgz
 unpack_hostile bad_checksum 'header checksum mismatch at offset 512 (after d/' cs.tgz
 
+# An entry whose name is empty (GNU tar makes it "."; found by the
+# targz_stream fuzzer, which asks that every entry have a name): an error
+# naming the entry before it, where it had been passed over unsaid.
+python3 - <<'EOF'
+import gzip
+def hdr(name, typ, mode, size):
+    h = bytearray(512)
+    h[0:len(name)] = name
+    h[100:108] = b'%07o\0' % mode
+    h[108:124] = b'0000000\0' * 2
+    h[124:136] = b'%011o\0' % size
+    h[136:148] = b'00000000000\0'
+    h[156:157] = typ
+    h[257:265] = b'ustar\x0000'
+    h[148:156] = b' ' * 8
+    h[148:156] = b'%06o\0 ' % sum(h)
+    return bytes(h)
+data = hdr(b'a.txt', b'0', 0o644, 2) + b'hi' + b'\0' * 510 + hdr(b'', b'5', 0o777, 0) + b'\0' * 1024
+open('noname.tgz', 'wb').write(gzip.compress(data))
+EOF
+unpack_hostile no_name 'corrupt archive: an entry with no name after a.txt' noname.tgz
+
 # Gzip bombs: a 60 MB file of zeros (about 60 KB compressed), and a small
 # file followed by 60 MB of zero padding, each past --max-bytes 10 MB.
 mkdir -p bomb1 bomb2
