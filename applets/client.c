@@ -30,8 +30,10 @@
  *	                  directory and with the variables the last one left
  *
  *	  Processes: `exec --stream CMD` prints the output as it comes and
- *	  exits with the command's status; `start [--tag T] [--pty] CMD`
- *	  (--pty: on a terminal of this one's size), `ps`, `logs [-f]
+ *	  exits with the command's status; `start [--tag T] [--pty]
+ *	  [--detach] [--log FILE] CMD` (--pty: on a terminal of this one's
+ *	  size; --detach: it outlives the daemon, its output appended to
+ *	  FILE, else dropped), `ps`, `logs [-f]
  *	  HANDLE|TAG` (-f: follow to the exit), `kill HANDLE|TAG`, and
  *	  `attach HANDLE|TAG`: the output as it comes, and our stdin as the
  *	  process's input; on a terminal, in raw mode (keys as typed, ^C
@@ -320,8 +322,8 @@ static int build_proc_request(struct req *r, struct buf *line)
 {
 	static const char *const ops[] = {"exec", "start", "list", "output", "kill", "attach"};
 	char **a = r->argv + 1;
-	int k, n = r->argc - 1, args = 0, follow, pty = 0;
-	const char *tag = NULL;
+	int k, n = r->argc - 1, args = 0, follow, pty = 0, detach = 0;
+	const char *tag = NULL, *log = NULL;
 	struct winsize ws;
 
 	for (k = 0; proc_cmds[k] && strcmp(proc_cmds[k], r->argv[0]); k++)
@@ -338,11 +340,17 @@ static int build_proc_request(struct req *r, struct buf *line)
 	follow = k == 3 && n && !strcmp(a[0], "-f");
 	if (k == 0 || follow)
 		a++, n--;
-	while (k == 1 && n > 0 && (!strcmp(a[0], "--pty") || (n > 1 && !strcmp(a[0], "--tag")))) {
-		if (a[0][2] == 'p')
-			pty = 1, a++, n--;
+	for (; k == 1 && n > 0; a++, n--) {
+		if (!strcmp(a[0], "--pty"))
+			pty = 1;
+		else if (!strcmp(a[0], "--detach"))
+			detach = 1;
+		else if (n > 1 && !strcmp(a[0], "--tag"))
+			tag = *++a, n--;
+		else if (n > 1 && !strcmp(a[0], "--log"))
+			log = *++a, n--, detach = 1;
 		else
-			tag = a[1], a += 2, n -= 2;
+			break;
 	}
 	buf_printf(line, "{\"id\":\"c1\",\"op\":\"%s\"", follow ? "attach" : ops[k]);
 	if (pty && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col)
@@ -371,6 +379,12 @@ static int build_proc_request(struct req *r, struct buf *line)
 	if (tag) {
 		buf_puts(line, ",\"tag\":");
 		json_cstr(line, tag);
+	}
+	if (detach)
+		buf_puts(line, ",\"detach\":true");
+	if (log) {
+		buf_puts(line, ",\"log\":");
+		json_cstr(line, log);
 	}
 	return 0;
 }

@@ -35,6 +35,8 @@ struct wfs_exec_opts {
 	 * input). TERM is xterm-256color unless the environment names one. */
 	int pty;
 	unsigned short pty_rows, pty_cols;
+	int out_fd; /* > 0: stdout and stderr go to it (a detached process's
+		       log), no pipes: fd[EXEC_OUT] and fd[EXEC_ERR] are -1 */
 };
 struct wfs_exec_result {
 	struct buf out, err; /* caller calls buf_free on both */
@@ -105,5 +107,8 @@ int exec_done(const struct exec_proc *p);
 void exec_finish(struct exec_proc *p, struct wfs_exec_result *res);
 /* Release everything of an unfinished command: kill, close, reap. */
 void exec_abort(struct exec_proc *p);
+/* Let it go on without us: close and free, but neither kill nor reap
+ * (its own process group; init or a subreaper reaps it). */
+void exec_release(struct exec_proc *p);
 
 #endif

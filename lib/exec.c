@@ -459,9 +459,12 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 		close_fd(&in);
 		goto started;
 	}
-	if (pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC))
+	if (o->out_fd > 0) { /* a log: no pipes */
+		pout[1] = perr[1] = o->out_fd;
+	} else if (pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
 		goto fail_errno;
-	for (i = 0; i < 2; i++) {
+	}
+	for (i = 0; o->out_fd <= 0 && i < 2; i++) {
 		pout[i] = fd_high(pout[i]);
 		perr[i] = fd_high(perr[i]);
 	}
@@ -472,19 +475,21 @@ int exec_start(struct exec_proc *p, const struct wfs_exec_opts *o,
 	} else {
 		in = open_stdin(o->in, o->in_len);
 	}
-	if (in < 0 || (o->in_pipe && !o->in && p->in_fd < 0) || pout[0] < 0 || pout[1] < 0 ||
-	    perr[0] < 0 || perr[1] < 0)
+	if (in < 0 || (o->in_pipe && !o->in && p->in_fd < 0) || pout[1] < 0 || perr[1] < 0 ||
+	    (o->out_fd <= 0 && (pout[0] < 0 || perr[0] < 0)))
 		goto fail_errno;
 	if (o->env_add && !(env = make_env(o->env_add)))
 		goto fail_errno;
 	if (start_supervised(&p->pid, o, env, in, pout[1], perr[1], err, errlen))
 		goto fail;
 	close(in);
-	close(pout[1]);
-	close(perr[1]);
+	if (o->out_fd <= 0) {
+		close(pout[1]);
+		close(perr[1]);
+		fcntl(pout[0], F_SETFL, O_NONBLOCK);
+		fcntl(perr[0], F_SETFL, O_NONBLOCK);
+	}
 	p->fd[EXEC_ERR] = perr[0];
-	fcntl(pout[0], F_SETFL, O_NONBLOCK);
-	fcntl(perr[0], F_SETFL, O_NONBLOCK);
 started:
 	if (env != environ)
 		free(env);
@@ -500,10 +505,12 @@ fail:
 		free(env);
 	close_fd(&p->in_fd);
 	close_fd(&in);
+	if (o->out_fd <= 0) { /* the log is the caller's */
+		close_fd(&pout[1]);
+		close_fd(&perr[1]);
+	}
 	close_fd(&pout[0]);
-	close_fd(&pout[1]);
 	close_fd(&perr[0]);
-	close_fd(&perr[1]);
 	return -1;
 }
 
@@ -798,6 +805,18 @@ void exec_abort(struct exec_proc *p)
 	if (p->pid > 0)
 		signal_group(p, SIGKILL);
 	reap(p);
+	close_fd(&p->in_fd);
+	for (i = 0; i < EXEC_NFDS; i++)
+		proc_close(p, i);
+	buf_free(&p->out[0]);
+	buf_free(&p->out[1]);
+}
+
+void exec_release(struct exec_proc *p)
+{
+	int i;
+
+	p->pid = 0;
 	close_fd(&p->in_fd);
 	for (i = 0; i < EXEC_NFDS; i++)
 		proc_close(p, i);

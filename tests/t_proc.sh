@@ -290,6 +290,42 @@ else
 	skip proc.pid1_keeps_status "unshare --pid refused here"
 fi
 
+# "detach": a process the daemon leaves running when it stops, its
+# output appended to a log beneath the root (else /dev/null); the log's
+# path is confined; no terminal, no stream
+mkdir -p "$d/dw"
+if start_daemon det --root "$d/dw"; then
+	DET=$DPID
+	SOCK=$d/det.sock
+	a=$(raw '{"id":"1","op":"start","detach":true,"log":"run.log","args":["echo started; sleep 0.3; echo later; sleep 60"]}' \
+		'{"id":"2","op":"start","args":["sleep 77.6"]}' \
+		'{"id":"3","op":"start","detach":true,"log":"../out.log","args":["true"]}' \
+		'{"id":"4","op":"start","detach":true,"pty":true,"args":["true"]}' \
+		'{"id":"5","op":"start","detach":true,"args":["echo gone"]}')
+	dpid=$(num pid "$(sed -n 1p <<<"$a")")
+	npid=$(num pid "$(sed -n 2p <<<"$a")")
+	PIDS+=("-$dpid")
+	check_match proc.detach.answer '{"id":"1","ok":true,"data":{"handle":1,*,"detached":true,"log":"run.log",*' "$(sed -n 1p <<<"$a")"
+	check_match proc.detach.log_confined '{"id":"3","ok":false,"error":"start: log ../out.log: outside the workspace root *' "$(sed -n 3p <<<"$a")"
+	check proc.detach.no_pty '{"id":"4","ok":false,"error":"start: a detached process has no terminal and is not streamed"}' "$(sed -n 4p <<<"$a")"
+	check_match proc.detach.no_log '*"detached":true,"log":"/dev/null",*' "$(sed -n 5p <<<"$a")"
+	check_match proc.detach.client '{"ok":true,"data":{*"tag":"ct","command":"echo from client","detached":true,"log":"c.log",*' \
+		"$(cl start --tag ct --log c.log echo from client)"
+	kill "$DET"
+	wait "$DET"
+	check proc.detach.daemon_stops 0 "$?"
+	for i in $(seq 50); do kill -0 "$npid" 2>/dev/null || break; sleep 0.1; done
+	check_true proc.detach.others_die "pid $npid still there" test ! -d "/proc/$npid"
+	for i in $(seq 100); do grep -q later "$d/dw/run.log" 2>/dev/null && break; sleep 0.1; done
+	check_true proc.detach.outlives_daemon "pid $dpid gone" test -d "/proc/$dpid"
+	check proc.detach.log $'started\nlater' "$(cat "$d/dw/run.log")"
+	check proc.detach.client_log 'from client' "$(cat "$d/dw/c.log")"
+	check proc.detach.log_mode 644 "$(stat -c %a "$d/dw/run.log")"
+	kill -9 -- "-$dpid" 2>/dev/null
+else
+	fail proc.detach "did not start: $(show "$(cat "$d/det.log")")"
+fi
+
 # The daemon takes its processes with it.
 SOCK=$d/main.sock
 a=$(raw '{"id":"1","op":"start","args":["sleep 77.5"]}')

@@ -14,13 +14,16 @@
  * to the terminal, and its end of input is the terminal's EOF (^D).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "base64.h"
+#include "confine.h"
 #include "daemon_int.h"
 #include "json.h"
 #include "utf8.h"
@@ -40,6 +43,7 @@ struct bg {
 	unsigned handle;
 	pid_t pid;
 	char *tag, *command, *session;
+	char *log; /* detached: where its output goes ("/dev/null": nowhere) */
 	struct exec_proc proc;
 	struct watch w[EXEC_NFDS], in_w;
 	struct bg_ring ring[2]; /* stdout, stderr */
@@ -149,6 +153,10 @@ static void put_status(struct buf *o, const struct bg *b)
 	json_cstr(o, b->command);
 	if (b->pty)
 		buf_puts(o, ",\"pty\":true");
+	if (b->log) {
+		buf_puts(o, ",\"detached\":true,\"log\":");
+		json_cstr(o, b->log);
+	}
 	if (!b->running) {
 		buf_printf(o, ",\"exit_code\":%d,\"signal\":%d,\"timed_out\":", b->exit_code,
 			   b->signal);
@@ -484,13 +492,57 @@ static void follow(struct bg *b, struct job *j)
 	j->drained = bg_drained;
 }
 
+/* "detach": the log ("log", a path beneath the root, appended to and
+ * made 0644 when new; else /dev/null) opened as j->exec.out_fd: 0, or -1
+ * with why in err. */
+static int open_log(struct daemon *d, struct job *j, const char **log, char *err,
+		    size_t errlen)
+{
+	const struct json_val *l = json_get(j->req, "log");
+	const int fl = O_WRONLY | O_APPEND | O_CLOEXEC;
+	char why[400] = "", eb[128];
+	int fd, made = 1;
+
+	if (l && l->type != JSON_STR) {
+		snprintf(err, errlen, "start: field \"log\" must be a path");
+		return -1;
+	}
+	if (j->exec.pty || j->proc_op != PROC_START) {
+		snprintf(err, errlen, "%s: a detached process has no terminal and is not streamed",
+			 j->proc_op == PROC_START ? "start" : "exec");
+		return -1;
+	}
+	*log = l && *l->str ? l->str : "/dev/null";
+	if (!l || !*l->str)
+		fd = open(*log, fl);
+	else if ((fd = d->root ? confine_open(d->root, -1, *log, fl | O_CREAT | O_EXCL, why, sizeof(why))
+			       : open(*log, fl | O_CREAT | O_EXCL, 0644)) < 0 &&
+		 errno == EEXIST) {
+		made = 0;
+		fd = d->root ? confine_open(d->root, -1, *log, fl, why, sizeof(why)) : open(*log, fl);
+	}
+	if (fd < 0) {
+		snprintf(err, errlen, "start: log %.150s: %s", *log,
+			 why[0] ? why : wfs_strerror(errno, eb, sizeof(eb)));
+		return -1;
+	}
+	if (made && l && d->root)
+		fchmod(fd, 0644); /* made beneath the root with no mode */
+	j->exec.out_fd = fd;
+	return 0;
+}
+
 static void start(struct daemon *d, struct job *j)
 {
-	const struct json_val *tag = json_get(j->req, "tag");
+	const struct json_val *tag = json_get(j->req, "tag"), *det = json_get(j->req, "detach");
+	const char *log = NULL;
 	struct bg *b, *old = NULL;
 	char err[600];
 	struct buf body;
 	int i;
+
+	if (det && det->type == JSON_BOOL && det->boolean && open_log(d, j, &log, err, sizeof(err)))
+		return answer_fail(j, 1, err);
 
 	if (d->nbg_running >= d->o->max_background) {
 		snprintf(err, sizeof(err), "%s: %d processes are running, the daemon's limit "
@@ -518,11 +570,20 @@ static void start(struct daemon *d, struct job *j)
 	j->session = NULL;
 	if (tag && tag->type == JSON_STR)
 		b->tag = strdup(tag->str);
-	if (!b->command || exec_start(&b->proc, &j->exec, err, sizeof(err))) {
+	if (log && !(b->log = strdup(log))) {
+		free(b->command);
+		b->command = NULL;
+	}
+	i = !b->command || exec_start(&b->proc, &j->exec, err, sizeof(err));
+	if (j->exec.out_fd > 0)
+		close(j->exec.out_fd); /* the process has its own */
+	j->exec.out_fd = 0;
+	if (i) {
 		answer_fail(j, 1, b->command ? err : "out of memory");
 		free(b->command);
 		free(b->session);
 		free(b->tag);
+		free(b->log);
 		free(b);
 		return;
 	}
@@ -789,7 +850,9 @@ void bg_stop_all(struct daemon *d, int now)
 	struct job *j;
 
 	while (now && (b = d->bgs)) {
-		if (b->running)
+		if (b->running && b->log)
+			exec_release(&b->proc); /* detached: it goes on */
+		else if (b->running)
 			exec_abort(&b->proc);
 		while ((j = b->followers)) {
 			b->followers = j->bg_next;
@@ -800,7 +863,7 @@ void bg_stop_all(struct daemon *d, int now)
 		remove_bg(b);
 	}
 	for (b = d->bgs; b; b = b->next)
-		if (b->running) {
+		if (b->running && !b->log) {
 			exec_kill(&b->proc, wfs_now_ms());
 			schedule(b);
 		}
@@ -829,6 +892,7 @@ void bg_free_dead(struct daemon *d)
 		}
 		wfs_budget_sub(&d->mem, b->held);
 		free(b->tag);
+		free(b->log);
 		free(b->command);
 		free(b->session);
 		free(b);
