@@ -44,7 +44,7 @@ ZLIB := $(B)/zlib$(if $(ARCH),-$(ARCH))
 # comes after these and wins.
 OPT := -Os
 HOT_SRCS := lib/grep.c lib/bytes.c lib/re/dfa.c lib/re/regex.c lib/re/pike.c \
-	    lib/utf8.c lib/json.c lib/sha256.c
+	    lib/utf8.c lib/json.c
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(GEN) \
 	  -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	  -D_GNU_SOURCE -MMD -MP

@@ -1,6 +1,8 @@
 /* class.c - sets of code points as sorted ranges, with case folding */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include "re_int.h"
 
 #define MAXRUNE 0x10ffffu
@@ -95,13 +97,51 @@ int class_has(const struct rclass *c, uint32_t cp)
 	return 0;
 }
 
-/* The next member of c's simple case folding orbit (c itself if none). */
-uint32_t re_foldnext(uint32_t c)
+static struct re_foldrange *foldtab;
+static pthread_once_t foldtab_once = PTHREAD_ONCE_INIT;
+
+/* Runs of 8 bytes, little-endian: lo | span << 21 | stride2 << 29, delta. */
+static void foldtab_load(void)
 {
+	unsigned char *z = malloc((size_t)re_nfold * 8);
+	struct re_foldrange *t = malloc((size_t)re_nfold * sizeof(*t));
+	uLongf n = (uLongf)re_nfold * 8;
 	int i;
 
-	for (i = 0; i < re_nfold; i++) {
-		const struct re_foldrange *f = &re_foldtab[i];
+	if (z && t && uncompress(z, &n, re_foldtab_z, re_foldtab_zlen) == Z_OK &&
+	    n == (uLongf)re_nfold * 8) {
+		for (i = 0; i < re_nfold; i++) {
+			const unsigned char *e = z + 8 * i;
+			uint32_t a = e[0] | (uint32_t)e[1] << 8 | (uint32_t)e[2] << 16 |
+				     (uint32_t)e[3] << 24;
+			t[i].lo = a & 0x1fffff;
+			t[i].span = (a >> 21) & 0xff;
+			t[i].stride2 = (a >> 29) & 1;
+			t[i].delta = (int32_t)(e[4] | (uint32_t)e[5] << 8 | (uint32_t)e[6] << 16 |
+					       (uint32_t)e[7] << 24);
+		}
+		foldtab = t;
+		t = NULL;
+	}
+	free(z);
+	free(t);
+}
+
+const struct re_foldrange *re_foldtab(void)
+{
+	pthread_once(&foldtab_once, foldtab_load);
+	return foldtab;
+}
+
+/* The next member of c's simple case folding orbit (c itself if none,
+ * or without the table). */
+uint32_t re_foldnext(uint32_t c)
+{
+	const struct re_foldrange *t = re_foldtab();
+	int i;
+
+	for (i = 0; t && i < re_nfold; i++) {
+		const struct re_foldrange *f = &t[i];
 
 		if (c >= f->lo && c <= FOLD_HI(f) && (c - f->lo) % FOLD_STRIDE(f) == 0)
 			return (uint32_t)((int32_t)c + f->delta);
@@ -112,12 +152,15 @@ uint32_t re_foldnext(uint32_t c)
 /* Add the image of c's ranges under one step of the fold map to out. */
 static void fold_step(const struct rclass *c, struct rclass *out)
 {
+	const struct re_foldrange *t = re_foldtab();
 	int i, k;
 	uint32_t lo, hi, x;
 
-	for (i = 0; i < c->n; i++) {
+	if (!t)
+		out->oom = 1;
+	for (i = 0; t && i < c->n; i++) {
 		for (k = 0; k < re_nfold; k++) {
-			const struct re_foldrange *f = &re_foldtab[k];
+			const struct re_foldrange *f = &t[k];
 
 			lo = c->r[i][0] > f->lo ? c->r[i][0] : f->lo;
 			hi = c->r[i][1] < FOLD_HI(f) ? c->r[i][1] : FOLD_HI(f);

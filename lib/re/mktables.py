@@ -150,12 +150,27 @@ for d, cps in bydelta.items():
         cur = (c, c, 1)
     runs.append(cur + (d,))
 runs.sort()
-w("/* c in [lo,lo+span] with (c-lo)%%stride == 0 folds to c+delta;"
-  " following\n * the map walks the whole orbit. %d entries of 8 bytes. */" % len(runs))
-w("const struct re_foldrange re_foldtab[%d] = {" % len(runs))
+# Each run as 8 bytes, little-endian whatever the machine: lo | span << 21
+# | (stride - 1) << 29, then delta; deflated, and made a struct
+# re_foldrange table at the first case-insensitive pattern (parse.c).
+fold = bytearray()
 for lo, hi, st, d in runs:
     assert hi - lo < 256 and st in (1, 2) and lo < 1 << 21
-    w("\t{ 0x%x, %d, %d, %d }," % (lo, hi - lo, st - 1, d))
+    fold += (lo | (hi - lo) << 21 | (st - 1) << 29).to_bytes(4, "little")
+    fold += d.to_bytes(4, "little", signed=True)
+z = zlib.compress(bytes(fold), 9)
+w("/* c in [lo,lo+span] with (c-lo)%%stride == 0 folds to c+delta;"
+  " following\n * the map walks the whole orbit. %d runs of 8 bytes, deflated. */" % len(runs))
+w("const unsigned char re_foldtab_z[%d] = {" % len(z))
+line = "\t"
+for b in z:
+    item = "%d," % b
+    if len(line) + len(item) > 78:
+        w(line.rstrip())
+        line = "\t"
+    line += item
+w(line.rstrip())
 w("};")
+w("const unsigned re_foldtab_zlen = %d;" % len(z))
 w("const int re_nfold = %d;" % len(runs))
 sys.stdout.write("\n".join(out) + "\n")

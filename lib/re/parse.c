@@ -625,6 +625,8 @@ static struct node *lit_node(struct parser *p, int32_t r, int raw)
 		class_add(&c, 0xfffd, 0xfffd);
 		return class_node(p, &c);
 	}
+	if (!raw && (p->fl & PF_I) && !re_foldtab())
+		return NULL; /* out of memory, as newnode's */
 	n = newnode(p, N_LIT);
 	if (!n)
 		return NULL;

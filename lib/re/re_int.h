@@ -35,8 +35,12 @@ struct re_foldrange {
 };
 #define FOLD_HI(f) ((f)->lo + (f)->span)
 #define FOLD_STRIDE(f) ((f)->stride2 ? 2u : 1u)
-extern const struct re_foldrange re_foldtab[];
+extern const unsigned char re_foldtab_z[]; /* deflated (unitab.c) */
+extern const unsigned re_foldtab_zlen;
 extern const int re_nfold;
+/* The table, made at the first call, for the process's life: NULL when
+ * memory ran out (a case-insensitive pattern then fails to compile). */
+const struct re_foldrange *re_foldtab(void);
 
 /* ---- code point sets ---- */
 struct rclass {
