@@ -26,6 +26,20 @@ def version():
     return first.strip("# \n").replace("Scripts-", "").replace(".txt", "")
 
 
+def byte_array(name, data):
+    """const unsigned char NAME[] = {...}; lines of at most 78 columns."""
+    w("const unsigned char %s[%d] = {" % (name, len(data)))
+    line = "\t"
+    for b in data:
+        item = "%d," % b
+        if len(line) + len(item) > 78:
+            w(line.rstrip())
+            line = "\t"
+        line += item
+    w(line.rstrip())
+    w("};")
+
+
 # ---- general categories: two-letter ones; one-letter ones are unions
 cats = {}
 first = None
@@ -98,16 +112,7 @@ assert len(stream) < 65536 and len(names) < 65536
 blob = names.encode() + bytes(stream)
 z = zlib.compress(blob, 9)
 w("/* re_uninames (%d bytes) then re_unidata (%d), deflated */" % (len(names), len(stream)))
-w("const unsigned char re_unitab_z[%d] = {" % len(z))
-line = "\t"
-for b in z:
-    item = "%d," % b
-    if len(line) + len(item) > 78:
-        w(line.rstrip())
-        line = "\t"
-    line += item
-w(line.rstrip())
-w("};")
+byte_array("re_unitab_z", z)
 w("const unsigned re_unitab_zlen = %d, re_unitab_len = %d, re_uninames_len = %d;"
   % (len(z), len(blob), len(names)))
 w("")
@@ -161,16 +166,7 @@ for lo, hi, st, d in runs:
 z = zlib.compress(bytes(fold), 9)
 w("/* c in [lo,lo+span] with (c-lo)%%stride == 0 folds to c+delta;"
   " following\n * the map walks the whole orbit. %d runs of 8 bytes, deflated. */" % len(runs))
-w("const unsigned char re_foldtab_z[%d] = {" % len(z))
-line = "\t"
-for b in z:
-    item = "%d," % b
-    if len(line) + len(item) > 78:
-        w(line.rstrip())
-        line = "\t"
-    line += item
-w(line.rstrip())
-w("};")
+byte_array("re_foldtab_z", z)
 w("const unsigned re_foldtab_zlen = %d;" % len(z))
 w("const int re_nfold = %d;" % len(runs))
 sys.stdout.write("\n".join(out) + "\n")
