@@ -1,6 +1,6 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 max-background#<1>100000$DAEMON_MAX_BACKGROUND=256 poll-us#<0>10000$DAEMON_POLL_US=50 root: mcp-listen:$DAEMON_MCP_LISTEN v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 max-background#<1>100000$DAEMON_MAX_BACKGROUND=256 poll-us#<0>10000$DAEMON_POLL_US=50 root: mcp-listen:$DAEMON_MCP_LISTEN lifeline v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
@@ -74,6 +74,10 @@
  *	  --root DIR          confine file operations to DIR (WICKFS_ROOT):
  *	                      paths, symlinks and workdirs that lead out are
  *	                      refused; shell commands are not confined
+ *	  --lifeline          stop, as on SIGTERM, when stdin reaches its end:
+ *	                      for a daemon that another program starts with
+ *	                      a pipe as stdin and holds open while it needs
+ *	                      it (wickfs mcp's daemon for its processes)
  *	  -v, --verbose       log every connection and request
  *
  *	  A value out of its range, given or from its variable, is refused
@@ -326,6 +330,7 @@ int daemon_main(struct req *r)
 	o.max_background = (int)opt_num(r, OPT_max_background);
 	o.poll_us = (int)opt_num(r, OPT_poll_us);
 	o.verbose = opt_has(r, OPT_v);
+	o.lifeline = opt_has(r, OPT_lifeline);
 	o.readonly = r->ctx->readonly;
 	o.readonly_exec = r->ctx->readonly_exec;
 	/* What requests start from and may change (settings_request): ours,

@@ -165,6 +165,7 @@ int mcp_main(struct req *r)
 	/* a client that leaves mid-answer: a failed write, not a signal */
 	signal(SIGPIPE, SIG_IGN);
 	rc = opt_has(r, OPT_listen) ? serve_http(r, &s) : mcp_serve(&s);
+	mcp_procs_stop();
 out:
 	if (err.len) {
 		buf_puts(r->err, "wickfs mcp: ");

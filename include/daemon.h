@@ -32,6 +32,7 @@ struct daemon_opts {
 	int max_procs;      /* commands running at once; more wait */
 	int max_background; /* background processes held at once */
 	int verbose;        /* log every request */
+	int lifeline;       /* stop when stdin ends (--lifeline) */
 	int poll_us;        /* busy-poll window after an in-process answer */
 	int readonly;       /* WICKFS_READONLY: refuse writes and commands */
 	int readonly_exec;  /* WICKFS_READONLY_EXEC: ... but run commands */

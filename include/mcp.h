@@ -76,6 +76,10 @@ int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 void mcp_free_dirs(struct mcp_server *s);
 void mcp_hold_dirs(struct mcp_server *s);
 
+/* Stop the daemon that runs the background processes' tools, if one was
+ * started (lib/mcp/procs.c), and remove its directory. */
+void mcp_procs_stop(void);
+
 /* Serve until the input ends. Logs go to fd 2. Returns the exit status. */
 int mcp_serve(struct mcp_server *s);
 

@@ -520,3 +520,23 @@ check daemon.sigterm_no_process_left "" "$(procs_matching "$marker")"
 daemon_stop "$MAIN"
 check daemon.main_exit_0 0 "$?"
 check_true daemon.main_socket_removed "socket left" test ! -e "$SOCK"
+
+# ---- --lifeline: the end of stdin stops the daemon ----
+mkfifo "$d/life"
+"$WICKFS" daemon --listen off --socket "$d/life.sock" --lifeline <"$d/life" 2>"$d/life.log" &
+LPID=$!
+exec 7>"$d/life"
+for i in $(seq 200); do
+	grep -q "ready:" "$d/life.log" && break
+	sleep 0.05
+done
+printf 'ignored\n' >&7
+check_true daemon.lifeline_running "the daemon stopped on input: $(cat "$d/life.log")" kill -0 "$LPID"
+exec 7>&-
+wait "$LPID"
+check daemon.lifeline_exit_0 0 "$?"
+check_match daemon.lifeline_said "*stdin ended (--lifeline): shutting down*" "$(cat "$d/life.log")"
+check_true daemon.lifeline_socket_removed "socket left" test ! -e "$d/life.sock"
+"$WICKFS" daemon --listen off --socket "$d/life2.sock" --lifeline </dev/null 2>"$d/life2.log"
+check daemon.lifeline_not_a_pipe 1 "$?"
+check_match daemon.lifeline_not_a_pipe_said "*--lifeline: stdin cannot be watched:*a pipe or a socket is needed*" "$(cat "$d/life2.log")"

@@ -94,12 +94,12 @@ serve "$d"
 check mcp.init.version '"2025-06-18"' "$(get 0 'r["protocolVersion"]' | sed 's/.*/"&"/')"
 check mcp.init.caps '{"tools": {"listChanged": false}, "logging": {}, "resources": {}}' "$(get 0 'r["capabilities"]')"
 check mcp.init.one_answer_each 3 "$(wc -l <"$RESP")"
-names='read_text_file read_file read_media_file read_multiple_files write_file edit_file create_directory list_directory list_directory_with_sizes directory_tree move_file search_files get_file_info list_allowed_directories grep read_lines apply_patch run_command stat diff delete_file copy_file snapshot snapshots snapshot_diff restore pack unpack'
+names='read_text_file read_file read_media_file read_multiple_files write_file edit_file create_directory list_directory list_directory_with_sizes directory_tree move_file search_files get_file_info list_allowed_directories grep read_lines apply_patch run_command stat diff delete_file copy_file snapshot snapshots snapshot_diff restore pack unpack start_process list_processes process_output send_input signal_process wait_process kill_process'
 check mcp.list.names "$names" "$(get 1 '" ".join(t["name"] for t in r["tools"])')"
 check mcp.list.schemas "ok" "$(get 1 '"ok" if all(t["inputSchema"]["type"] == "object" and t["outputSchema"]["type"] == "object" and t["annotations"]["openWorldHint"] is False and "description" in t for t in r["tools"]) else "bad"')"
-check mcp.list.read_only_hints "read_text_file read_file read_media_file read_multiple_files list_directory list_directory_with_sizes directory_tree search_files get_file_info list_allowed_directories grep read_lines stat diff snapshots snapshot_diff" \
+check mcp.list.read_only_hints "read_text_file read_file read_media_file read_multiple_files list_directory list_directory_with_sizes directory_tree search_files get_file_info list_allowed_directories grep read_lines stat diff snapshots snapshot_diff list_processes process_output wait_process" \
 	"$(get 1 '" ".join(t["name"] for t in r["tools"] if t["annotations"]["readOnlyHint"])')"
-check mcp.list.destructive "write_file edit_file move_file apply_patch run_command delete_file restore pack unpack" \
+check mcp.list.destructive "write_file edit_file move_file apply_patch run_command delete_file restore pack unpack start_process signal_process kill_process" \
 	"$(get 1 '" ".join(t["name"] for t in r["tools"] if t["annotations"].get("destructiveHint"))')"
 check mcp.list.required '["path", "edits"]' "$(get 1 '[t for t in r["tools"] if t["name"] == "edit_file"][0]["inputSchema"]["required"]')"
 check mcp.ping '{}' "$(get 2 'r')"
@@ -410,6 +410,53 @@ check_match mcp.roots.skipped_said '*/nonexistent-dir*' "$(cat "$w/err")"
 printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}' >"$REQ"
 serve
 check_match mcp.roots.none "*no allowed directories*" "$(get 0 'e["message"]')"
+
+# ---- background processes (through the server's own daemon) ----
+start
+call 140 start_process '{"command":"echo hello; read x; echo got $x; echo e >&2; exit 3","tag":"p1"}'
+call 141 send_input '{"tag":"p1","input":"abc\n","eof":true}'
+call 142 wait_process '{"tag":"p1","timeout":20}'
+call 143 process_output '{"tag":"p1"}'
+call 144 process_output '{"handle":1,"offset":6}'
+call 145 list_processes '{}'
+call 146 start_process '{"command":"sleep 300","tag":"long"}'
+call 147 kill_process '{"tag":"long"}'
+call 148 wait_process '{"tag":"long","timeout":20}'
+call 149 signal_process '{"handle":99,"signal":"TERM"}'
+call 150 kill_process '{}'
+call 151 start_process "{\"command\":\"pwd\",\"cwd\":\"$outside\"}"
+call 152 start_process '{"command":"sleep 300","tag":"left"}'
+call 153 start_process '{"command":"sleep 1; echo detached","detach":true,"log":"det.log"}'
+call 154 start_process '{"command":"true","detach":true,"log":"../escape.log"}'
+call 155 wait_process '{"tag":"p1","timeout":-1}'
+serve "$d"
+check mcp.proc.start "1 true p1" "$(get 140 'r["structuredContent"]["handle"]') $(get 140 'r["structuredContent"]["running"]') $(get 140 'r["structuredContent"]["tag"]')"
+check mcp.proc.input "4" "$(get 141 'r["structuredContent"]["written"]')"
+check mcp.proc.wait "false 3" "$(get 142 'r["structuredContent"]["running"]') $(get 142 'r["structuredContent"]["exit_code"]')"
+check mcp.proc.output "hello
+got abc
+|e" "$(get 143 'r["structuredContent"]["stdout"] + "|" + r["structuredContent"]["stderr"]')"
+check mcp.proc.output_offset "got abc
+ 6" "$(get 144 'r["structuredContent"]["stdout"] + " " + str(r["structuredContent"]["stdout_offset"])')"
+check mcp.proc.list "p1" "$(get 145 '" ".join(p["tag"] for p in r["structuredContent"]["processes"])')"
+check mcp.proc.kill "false true" "$(get 148 'r["structuredContent"]["running"]') $(get 148 'r["structuredContent"]["signal"] != 0')"
+check mcp.proc.unknown "True signal_process: no such process (its \"handle\" or \"tag\")" "$(iserr 149) $(text 149)"
+check_match mcp.proc.no_handle "True Input validation error:*field \"handle\" is required*" "$(iserr 150) $(text 150)"
+check_match mcp.proc.cwd_outside "True *outside*" "$(iserr 151) $(text 151)"
+check_match mcp.proc.log_outside "True *" "$(iserr 154) $(text 154)"
+check_match mcp.proc.bad_timeout "True *\"timeout\" must be 0 to 3600 seconds*" "$(iserr 155) $(text 155)"
+# the server's end stops its daemon, which ends its processes but the
+# detached one; its directory is removed
+left=$(get 152 'r["structuredContent"]["pid"]')
+i=0
+while [ $i -lt 50 ] && kill -0 "$left" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+check_true mcp.proc.end_kills "process $left outlived the server" sh -c "! kill -0 $left 2>/dev/null"
+i=0
+while [ $i -lt 50 ] && ! grep -q detached "$d/det.log" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+check mcp.proc.detached "detached" "$(cat "$d/det.log" 2>/dev/null)"
+pdir=$(sed -n 's|.*listening on unix \(/tmp/wickfs-mcp\.[^/]*\)/sock.*|\1|p' "$w/err")
+check_true mcp.proc.dir_removed "the daemon's directory '$pdir' is left" sh -c "[ -n '$pdir' ] && [ ! -e '$pdir' ]"
+rm -f "$d/det.log"
 
 # ---- read-only ----
 start

@@ -32,11 +32,17 @@ static void begin_shutdown(struct daemon *d, int sig)
 	int i;
 
 	if (d->stopping) {
+		if (!sig)
+			return;
 		daemon_log("signal %d again: exiting now", sig);
 		d->stop_timer.at = now;
 		return;
 	}
-	daemon_log("signal %d: shutting down (%d requests in flight)", sig, d->inflight);
+	if (sig)
+		daemon_log("signal %d: shutting down (%d requests in flight)", sig, d->inflight);
+	else
+		daemon_log("stdin ended (--lifeline): shutting down (%d requests in flight)",
+			   d->inflight);
 	d->stopping = 1;
 	d->stop_timer.at = now + SHUTDOWN_MS;
 	/* no polling for a next request any more */
@@ -82,6 +88,24 @@ static void on_signal(struct watch *w, unsigned events)
 	(void)events;
 	while (read(d->sig_fd, &si, sizeof(si)) == sizeof(si))
 		begin_shutdown(d, (int)si.ssi_signo);
+}
+
+/* --lifeline: whatever comes on stdin is read and dropped; its end (the
+ * program that started us closed the pipe, or died) stops the daemon as
+ * SIGTERM would. */
+static void on_lifeline(struct watch *w, unsigned events)
+{
+	struct daemon *d = w->data;
+	char b[256];
+	ssize_t n;
+
+	(void)events;
+	while ((n = read(0, b, sizeof(b))) > 0)
+		;
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	event_ctl(&d->loop, EPOLL_CTL_DEL, 0, NULL, 0);
+	begin_shutdown(d, 0);
 }
 
 /* The shutdown's wait for in-flight work ran out. */
@@ -265,6 +289,14 @@ int daemon_run(const struct daemon_opts *o)
 	d->sig_w = (struct watch){on_signal, d};
 	event_ctl(l, EPOLL_CTL_ADD, d->wake_fd, &d->wake_w, EPOLLIN);
 	event_ctl(l, EPOLL_CTL_ADD, d->sig_fd, &d->sig_w, EPOLLIN);
+	d->life_w = (struct watch){on_lifeline, d};
+	if (o->lifeline && (fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK) ||
+			    event_ctl(l, EPOLL_CTL_ADD, 0, &d->life_w, EPOLLIN))) {
+		daemon_log("--lifeline: stdin cannot be watched: %s (a pipe or a socket is "
+			   "needed)",
+			   strerror(errno));
+		goto out;
+	}
 	for (i = 0; i < d->nlis; i++) {
 		d->lis[i].w = (struct watch){conn_accept, d};
 		event_ctl(l, EPOLL_CTL_ADD, d->lis[i].fd, &d->lis[i].w, EPOLLIN);

@@ -201,7 +201,7 @@ struct daemon {
 	int loop_private_cwd;  /* so can the loop thread */
 	struct loop loop;
 	int wake_fd, sig_fd, cwd_fd;
-	struct watch wake_w, sig_w;
+	struct watch wake_w, sig_w, life_w;
 	struct listener lis[2];
 	int nlis;
 	char *sock_path; /* our socket, unlinked at exit */

@@ -109,6 +109,14 @@ int mcp_restore(struct mcp_call *c);
 int mcp_snapshot_diff(struct mcp_call *c);
 int mcp_pack(struct mcp_call *c);
 int mcp_unpack(struct mcp_call *c);
+/* Background processes, through a daemon of the server's own (procs.c). */
+int mcp_start_process(struct mcp_call *c);
+int mcp_list_processes(struct mcp_call *c);
+int mcp_process_output(struct mcp_call *c);
+int mcp_send_input(struct mcp_call *c);
+int mcp_signal_process(struct mcp_call *c);
+int mcp_wait_process(struct mcp_call *c);
+int mcp_kill_process(struct mcp_call *c);
 const char *mcp_mime_of(const char *path);
 
 #endif

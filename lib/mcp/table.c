@@ -44,6 +44,13 @@ const struct mcp_tool mcp_tools[] = {
 	{"restore", MCP_DESTRUCTIVE, mcp_restore},
 	{"pack", MCP_DESTRUCTIVE | MCP_LONG, mcp_pack},
 	{"unpack", MCP_DESTRUCTIVE | MCP_LONG, mcp_unpack},
+	{"start_process", MCP_DESTRUCTIVE | MCP_SPAWNS, mcp_start_process},
+	{"list_processes", MCP_RO | MCP_SPAWNS, mcp_list_processes},
+	{"process_output", MCP_RO | MCP_SPAWNS, mcp_process_output},
+	{"send_input", MCP_SPAWNS, mcp_send_input},
+	{"signal_process", MCP_DESTRUCTIVE | MCP_SPAWNS, mcp_signal_process},
+	{"wait_process", MCP_RO | MCP_SPAWNS | MCP_LONG, mcp_wait_process},
+	{"kill_process", MCP_DESTRUCTIVE | MCP_IDEMPOTENT | MCP_SPAWNS, mcp_kill_process},
 };
 
 const size_t mcp_tool_count = sizeof(mcp_tools) / sizeof(*mcp_tools);

@@ -41,7 +41,7 @@ async function sdkMode(wickfs, dir, rootdir) {
 	const c = await connect(wickfs, ['mcp', dir]);
 	check('sdk.server_name', 'wickfs', c.getServerVersion().name);
 	const tools = (await c.listTools()).tools.map((t) => t.name);
-	check('sdk.list.count', 28, tools.length);
+	check('sdk.list.count', 35, tools.length);
 	check('sdk.list.has_reference', true, ['read_text_file', 'edit_file', 'directory_tree', 'search_files', 'list_allowed_directories'].every((n) => tools.includes(n)));
 	// the client validates structuredContent against each outputSchema
 	let r = await c.callTool({ name: 'read_text_file', arguments: { path: 'a.txt' } });
@@ -54,6 +54,13 @@ async function sdkMode(wickfs, dir, rootdir) {
 	r = await c.callTool({ name: 'grep', arguments: { pattern: 'TWO' } });
 	check('sdk.grep', `${dir}/w.txt:2:TWO`, text(r));
 	check('sdk.grep.structured', 2, r.structuredContent.matches[0].line);
+	// a background process, through the server's own daemon
+	r = await c.callTool({ name: 'start_process', arguments: { command: 'echo sdk', tag: 'sdk' } });
+	check('sdk.start_process', 'sdk false', `${r.structuredContent.tag} ${!!r.isError}`);
+	r = await c.callTool({ name: 'wait_process', arguments: { tag: 'sdk', timeout: 20 } });
+	check('sdk.wait_process', 'false 0', `${r.structuredContent.running} ${r.structuredContent.exit_code}`);
+	r = await c.callTool({ name: 'process_output', arguments: { tag: 'sdk' } });
+	check('sdk.process_output', 'sdk\n', r.structuredContent.stdout);
 	r = await c.callTool({ name: 'read_text_file', arguments: { path: '../x' } });
 	check('sdk.escape', true, !!r.isError);
 	r = await c.callTool({ name: 'read_media_file', arguments: { path: 'a.txt' } });
