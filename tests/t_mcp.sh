@@ -92,7 +92,7 @@ line '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"x"}}'
 line '{"jsonrpc":"2.0","id":2,"method":"ping"}'
 serve "$d"
 check mcp.init.version '"2025-06-18"' "$(get 0 'r["protocolVersion"]' | sed 's/.*/"&"/')"
-check mcp.init.caps '{"tools": {"listChanged": false}, "logging": {}, "resources": {}}' "$(get 0 'r["capabilities"]')"
+check mcp.init.caps '{"tools": {"listChanged": false}, "logging": {}, "resources": {"subscribe": true}}' "$(get 0 'r["capabilities"]')"
 check mcp.init.one_answer_each 3 "$(wc -l <"$RESP")"
 names='read_text_file read_file read_media_file read_multiple_files write_file edit_file create_directory list_directory list_directory_with_sizes directory_tree move_file search_files get_file_info list_allowed_directories grep read_lines apply_patch run_command stat diff delete_file copy_file snapshot snapshots snapshot_diff restore pack unpack start_process list_processes process_output send_input signal_process wait_process kill_process'
 check mcp.list.names "$names" "$(get 1 '" ".join(t["name"] for t in r["tools"])')"
@@ -361,7 +361,7 @@ line "{\"jsonrpc\":\"2.0\",\"id\":124,\"method\":\"resources/read\",\"params\":{
 line '{"jsonrpc":"2.0","id":125,"method":"resources/read","params":{"uri":"http://example.com/"}}'
 line "{\"jsonrpc\":\"2.0\",\"id\":126,\"method\":\"resources/read\",\"params\":{\"uri\":\"file://${d// /%20}/%61.txt\"}}"
 serve "$d"
-check mcp.resources.caps '{}' "$(get 0 'r["capabilities"]["resources"]')"
+check mcp.resources.caps '{"subscribe": true}' "$(get 0 'r["capabilities"]["resources"]')"
 check mcp.resources.template 'file:///{+path}' "$(get 120 'r["resourceTemplates"][0]["uriTemplate"]')"
 check mcp.resources.list '[]' "$(get 121 'r["resources"]')"
 check mcp.resources.text "text/plain hello"$'\n'"world"$'\n'x "$(get 122 'r["contents"][0]["mimeType"] + " " + r["contents"][0]["text"]'; printf x)"
@@ -457,6 +457,53 @@ check mcp.proc.detached "detached" "$(cat "$d/det.log" 2>/dev/null)"
 pdir=$(sed -n 's|.*listening on unix \(/tmp/wickfs-mcp\.[^/]*\)/sock.*|\1|p' "$w/err")
 check_true mcp.proc.dir_removed "the daemon's directory '$pdir' is left" sh -c "[ -n '$pdir' ] && [ ! -e '$pdir' ]"
 rm -f "$d/det.log"
+
+# ---- resource subscriptions: notifications/resources/updated ----
+mkdir -p "$d/watched"
+printf 'one\n' >"$d/wf.txt"
+rm -f "$w/sub.in"
+mkfifo "$w/sub.in"
+"$WICKFS" mcp "$d" <"$w/sub.in" >"$w/sub.out" 2>"$w/sub.err" &
+SPID=$!
+exec 8>"$w/sub.in"
+# until N lines of the answer file match PATTERN (bounded: 20 s)
+await() {
+	local i=0
+	while [ $i -lt 400 ] && [ "$(grep -c -- "$2" "$w/sub.out")" -lt "$1" ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+printf '%s\n%s\n' "$INIT" "$INITED" >&8
+printf '{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"file://%s/wf.txt"}}\n' "$d" >&8
+printf '{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"file://%s/watched"}}\n' "$d" >&8
+printf '{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"file://%s/nope"}}\n' "$d" >&8
+printf '{"jsonrpc":"2.0","id":5,"method":"resources/subscribe","params":{"uri":"file://%s/s.txt"}}\n' "$outside" >&8
+await 1 '"id":5'
+check_match mcp.sub.caps '*"resources":{"subscribe":true}*' "$(grep '"id":0' "$w/sub.out")"
+check mcp.sub.answers '{"jsonrpc":"2.0","id":2,"result":{}} {"jsonrpc":"2.0","id":3,"result":{}}' "$(grep -E '"id":(2|3),' "$w/sub.out" | tr '\n' ' ' | sed 's/ $//')"
+check_match mcp.sub.missing '*"id":4,"error":{"code":-32002,"message":"Resource not found: *nope*No such file*' "$(grep '"id":4' "$w/sub.out")"
+check_match mcp.sub.outside '*"id":5,"error":{"code":-32002,"message":"Resource not found: *outside allowed directories*' "$(grep '"id":5' "$w/sub.out")"
+count() { grep -c "\"notifications/resources/updated\",\"params\":{\"uri\":\"file://$d/$1\"}" "$w/sub.out"; }
+printf 'two\n' >>"$d/wf.txt"
+await 1 "resources/updated.*wf.txt"
+f1=$(count wf.txt)
+check_true mcp.sub.file_updated "no notification for wf.txt: $(cat "$w/sub.out")" test "$f1" -ge 1
+printf 'x\n' >"$d/watched/new.txt"
+await 1 "resources/updated.*watched"
+t1=$(count watched)
+check_true mcp.sub.tree_updated "no notification for watched/new.txt" test "$t1" -ge 1
+printf '{"jsonrpc":"2.0","id":6,"method":"resources/unsubscribe","params":{"uri":"file://%s/wf.txt"}}\n' "$d" >&8
+await 1 '"id":6'
+printf 'three\n' >>"$d/wf.txt"
+printf 'y\n' >"$d/watched/new2.txt"
+await $((t1 + 1)) "resources/updated.*watched"
+check_true mcp.sub.tree_again "no notification for watched/new2.txt" test "$(count watched)" -gt "$t1"
+check mcp.sub.unsubscribed "$f1" "$(count wf.txt)"
+exec 8>&-
+wait "$SPID"
+check mcp.sub.exit 0 "$?"
+rm -rf "$d/watched" "$d/wf.txt"
 
 # ---- read-only ----
 start

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "arena.h"
+#include "bytes.h"
 #include "ctx.h"
 #include "mcp_int.h"
 
@@ -378,4 +379,133 @@ int mcp_kill_process(struct mcp_call *c)
 
 	begin(&b, "kill");
 	return finish(c, &b, put_which(c, &b));
+}
+
+/* ---- resource subscriptions: a file or a tree, watched by the daemon ----
+ *
+ * resources/subscribe sends the daemon a watch of the URI's path (with
+ * its subtree); a thread of the subscription reads the events and says
+ * notifications/resources/updated for the URI, once for what one read
+ * brings (a burst of changes is one notification). It ends when the
+ * subscription is dropped (the connection is shut, the daemon ends the
+ * watch) or when the daemon does (the path was deleted or moved). */
+struct sub {
+	struct sub *next;
+	struct mcp_server *s;
+	int fd;
+	char uri[];
+};
+
+static struct sub *subs;
+
+static void *notifier(void *arg)
+{
+	struct sub *u = arg, **p;
+	char b[4096];
+	ssize_t n;
+
+	while ((n = read(u->fd, b, sizeof(b))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && memmem(b, (size_t)n, "\"event\":\"", 9))
+			mcp_resource_updated(u->s, u->uri);
+	pthread_mutex_lock(&lock);
+	for (p = &subs; *p; p = &(*p)->next)
+		if (*p == u) {
+			*p = u->next;
+			break;
+		}
+	pthread_mutex_unlock(&lock);
+	close(u->fd);
+	free(u);
+	return NULL;
+}
+
+static struct sub **sub_find(const char *uri)
+{
+	struct sub **p;
+
+	for (p = &subs; *p && strcmp((*p)->uri, uri); p = &(*p)->next)
+		;
+	return p;
+}
+
+int mcp_subscribe(struct mcp_server *s, struct arena *a, const char *uri, int on, char *err,
+		  size_t errlen)
+{
+	struct mcp_call c = {0};
+	struct wfs_ctx ctx;
+	struct sub *u, **p;
+	struct buf req;
+	const char *path = mcp_uri_path(a, uri);
+	char line[1024];
+	size_t n = 0;
+	pthread_t t;
+	int fd;
+
+	if (!path) {
+		snprintf(err, errlen, "Invalid params: uri must be a file:// URI, got %s", uri);
+		return -32602;
+	}
+	pthread_mutex_lock(&lock);
+	p = sub_find(uri);
+	if (!on && *p) {
+		shutdown((*p)->fd, SHUT_RDWR); /* its thread unlinks and frees it */
+		*p = (*p)->next;
+	}
+	pthread_mutex_unlock(&lock);
+	if (!on || *p)
+		return 0;
+	wfs_ctx_init_root(&ctx, a, NULL);
+	c.s = s;
+	c.ctx = &ctx;
+	c.a = a;
+	c.tool = "resources/subscribe";
+	c.flags = MCP_RO;
+	if (!s->ndirs || !(path = mcp_path(&c, path)) || (fd = connect_daemon(&c)) < 0) {
+		snprintf(err, errlen, "Resource not found: %s",
+			 s->ndirs ? ctx.err : "no allowed directories");
+		return -32002;
+	}
+	buf_init(&req);
+	buf_puts(&req, "{\"id\":\"w\",\"op\":\"watch\",\"recursive\":true,\"path\":");
+	json_cstr(&req, path);
+	buf_puts(&req, "}\n");
+	/* the first line, a byte at a time: what follows is the thread's */
+	if (!req.oom && !bytes_write_all(fd, req.p, req.len))
+		while (n < sizeof(line) - 1 && read(fd, line + n, 1) == 1 && line[n] != '\n')
+			n++;
+	line[n] = 0;
+	buf_free(&req);
+	if (!strstr(line, "\"event\":\"watching\"")) {
+		struct json_val v;
+		const char *msg = NULL;
+
+		close(fd);
+		if (json_parse(a, line, n, &v, err, errlen) || v.type != JSON_OBJ ||
+		    json_get_str(&v, "error", &msg, NULL) || !msg)
+			msg = "the daemon gave no answer";
+		snprintf(err, errlen, "Resource not found: %s", msg);
+		return -32002;
+	}
+	if (!(u = malloc(sizeof(*u) + strlen(uri) + 1))) {
+		close(fd);
+		snprintf(err, errlen, "resources/subscribe %s: out of memory", uri);
+		return -32603;
+	}
+	u->s = s;
+	u->fd = fd;
+	strcpy(u->uri, uri);
+	pthread_mutex_lock(&lock);
+	u->next = subs;
+	subs = u;
+	if (pthread_create(&t, NULL, notifier, u)) {
+		subs = u->next;
+		pthread_mutex_unlock(&lock);
+		close(fd);
+		free(u);
+		snprintf(err, errlen, "resources/subscribe %s: cannot start a thread", uri);
+		return -32603;
+	}
+	pthread_detach(t);
+	pthread_mutex_unlock(&lock);
+	return 0;
 }

@@ -38,6 +38,8 @@ static const char *const versions[] = {"2025-11-25", "2025-06-18"};
 static const char *const levels[] = {"debug", "info", "notice", "warning",
 				     "error", "critical", "alert", "emergency"};
 
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void send_buf(struct mcp_server *s, struct buf *b)
 {
 	if (b->oom)
@@ -47,8 +49,24 @@ static void send_buf(struct mcp_server *s, struct buf *b)
 	buf_putc(b, '\n');
 	if (b->oom)
 		return;
+	/* whole lines: subscriptions' threads send too */
+	pthread_mutex_lock(&out_lock);
 	if (bytes_write_all(s->out_fd, b->p, b->len))
 		s->in_fd = -1; /* the client is gone: stop reading */
+	pthread_mutex_unlock(&out_lock);
+}
+
+void mcp_resource_updated(struct mcp_server *s, const char *uri)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\","
+		     "\"params\":{\"uri\":");
+	json_cstr(&b, uri);
+	buf_puts(&b, "}}");
+	send_buf(s, &b);
+	buf_free(&b);
 }
 
 /* The id as it came: a string or a number (null for a message that had
@@ -354,10 +372,11 @@ static void initialize(struct mcp_server *s, const struct json_val *id,
 	snprintf(s->version, sizeof(s->version), "%s", ver);
 	buf_init(&b);
 	result_open(&b, id);
+	/* subscriptions over stdio, where a notification has a way out */
 	buf_printf(&b, "{\"protocolVersion\":\"%s\",\"capabilities\":{\"tools\":"
-		       "{\"listChanged\":false},\"logging\":{},\"resources\":{}},\"serverInfo\":{\"name\":"
+		       "{\"listChanged\":false},\"logging\":{},\"resources\":{%s}},\"serverInfo\":{\"name\":"
 		       "\"wickfs\",\"version\":\"" WFS_VERSION "\"}}}",
-		   ver);
+		   ver, s->emit ? "" : "\"subscribe\":true");
 	send_buf(s, &b);
 	buf_free(&b);
 }
@@ -697,6 +716,21 @@ static void resource_read(struct mcp_server *s, struct arena *a, const struct js
 	buf_free(&b);
 }
 
+static void subscribe(struct mcp_server *s, struct arena *a, const struct json_val *id,
+		      const struct json_val *params, int on)
+{
+	const struct json_val *uri = mcp_get(params, "uri");
+	char err[1024];
+	int code;
+
+	if (!uri || uri->type != JSON_STR)
+		return send_error(s, id, -32602, "Invalid params: uri must be a string");
+	code = mcp_subscribe(s, a, uri->str, on, err, sizeof(err));
+	if (code)
+		return send_error(s, id, code, "%s", err);
+	send_result(s, id, "{}");
+}
+
 static void set_level(struct mcp_server *s, const struct json_val *id,
 		      const struct json_val *params)
 {
@@ -780,6 +814,9 @@ void mcp_handle(struct mcp_server *s, struct arena *a, const char *line, size_t 
 		send_result(s, id, MCP_FILE_TEMPLATE);
 	else if (!strcmp(method->str, "resources/read"))
 		resource_read(s, a, id, params);
+	else if (!s->emit && !strncmp(method->str, "resources/", 10) &&
+		 (!strcmp(method->str + 10, "subscribe") || !strcmp(method->str + 10, "unsubscribe")))
+		subscribe(s, a, id, params, method->str[10] == 's');
 	else
 		send_error(s, id, -32601, "Method not found: %s", method->str);
 }
