@@ -18,11 +18,11 @@
 #include "settings.h"
 #include "wfs_features.h"
 
-static void usage(FILE *f)
+static void usage(int f)
 {
 	size_t i;
 
-	fprintf(f, "wickfs %s: filesystem tools and command execution for agents\n\n"
+	dprintf(f, "wickfs %s: filesystem tools and command execution for agents\n\n"
 		   "usage: wickfs APPLET [ARGS...]   (or run as APPLET / wickfs-APPLET)\n"
 		   "       wickfs --list | --version | --help | help APPLET\n"
 		   "       wickfs --install [-s] DIR  (wickfs-APPLET links in DIR: hard,\n"
@@ -44,8 +44,8 @@ static void usage(FILE *f)
 		   "applets:",
 		WFS_VERSION);
 	for (i = 0; i < applet_count; i++)
-		fprintf(f, " %s", applet_table[i].name);
-	fprintf(f, "\n");
+		dprintf(f, " %s", applet_table[i].name);
+	dprintf(f, "\n");
 }
 
 /* Our own path: /proc/self/exe, or (no /proc, as in a bare chroot)
@@ -89,29 +89,29 @@ static int install_one(const char *self, int dfd, const char *name,
 	int link_errno = 0;
 
 	if (unlinkat(dfd, name, 0) && errno != ENOENT) {
-		fprintf(stderr, "wickfs: unlink %s: %s\n", dst, strerror(errno));
+		dprintf(2, "wickfs: unlink %s: %s\n", dst, strerror(errno));
 		return 1;
 	}
 	if (!symbolic) {
 		if (!linkat(AT_FDCWD, self, dfd, name, 0)) {
-			printf("%s: hard link to %s\n", dst, self);
+			dprintf(1, "%s: hard link to %s\n", dst, self);
 			return 0;
 		}
 		link_errno = errno;
 	}
 	if (symlinkat(self, dfd, name)) {
 		if (link_errno)
-			fprintf(stderr, "wickfs: link %s: %s; symlink: %s\n", dst,
+			dprintf(2, "wickfs: link %s: %s; symlink: %s\n", dst,
 				strerror(link_errno), strerror(errno));
 		else
-			fprintf(stderr, "wickfs: symlink %s: %s\n", dst, strerror(errno));
+			dprintf(2, "wickfs: symlink %s: %s\n", dst, strerror(errno));
 		return 1;
 	}
 	if (link_errno)
-		printf("%s: symbolic link to %s (no hard link: %s)\n", dst, self,
-		       strerror(link_errno));
+		dprintf(1, "%s: symbolic link to %s (no hard link: %s)\n", dst, self,
+			strerror(link_errno));
 	else
-		printf("%s: symbolic link to %s\n", dst, self);
+		dprintf(1, "%s: symbolic link to %s\n", dst, self);
 	return 0;
 }
 
@@ -137,7 +137,7 @@ __attribute__((noinline)) static int install_links(const char *argv0, int argc, 
 		argv++;
 	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: wickfs --install [-s] DIR\n");
+		dprintf(2, "usage: wickfs --install [-s] DIR\n");
 		return 2;
 	}
 	dir = argv[0];
@@ -147,21 +147,21 @@ __attribute__((noinline)) static int install_links(const char *argv0, int argc, 
 	if (!rc)
 		wfs_ctx_init(&ctx, &arena, &set);
 	if (rc || wfs_writable(&ctx, "--install", dir)) {
-		fprintf(stderr, "wickfs: %s\n", ctx.err);
+		dprintf(2, "wickfs: %s\n", ctx.err);
 		rc = 1;
 	} else if (find_self(argv0, self, sizeof(self))) {
-		fprintf(stderr, "wickfs: cannot find own binary (no /proc, and %s is not in PATH): %s\n",
+		dprintf(2, "wickfs: cannot find own binary (no /proc, and %s is not in PATH): %s\n",
 			argv0, strerror(errno));
 		rc = 1;
 	} else if ((dfd = fs_open_dir_made(&ctx, "--install", dir)) < 0) {
-		fprintf(stderr, "wickfs: %s\n", ctx.err);
+		dprintf(2, "wickfs: %s\n", ctx.err);
 		rc = 1;
 	}
 	symbolic |= ctx.root != NULL;
 	for (i = 0; dfd >= 0 && i < applet_count; i++) {
 		snprintf(name, sizeof(name), "wickfs-%s", applet_table[i].name);
 		if ((size_t)snprintf(dst, sizeof(dst), "%s/%s", dir, name) >= sizeof(dst)) {
-			fprintf(stderr, "wickfs: %s/%s: path too long\n", dir, name);
+			dprintf(2, "wickfs: %s/%s: path too long\n", dir, name);
 			rc = 1;
 			continue;
 		}
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
 		for (;;) {
 			if (argc >= 3 && !strcmp(argv[1], "--root")) {
 				if (!*argv[2] || setenv("WICKFS_ROOT", argv[2], 1)) {
-					fprintf(stderr, "wickfs: --root needs a directory\n");
+					dprintf(2, "wickfs: --root needs a directory\n");
 					return 2;
 				}
 				argc -= 2;
@@ -222,7 +222,7 @@ int main(int argc, char **argv)
 #ifdef CONFIG_FEATURE_OVERLAY
 			} else if (argc >= 3 && !strcmp(argv[1], "--overlay")) {
 				if (!*argv[2] || setenv("WICKFS_OVERLAY", argv[2], 1)) {
-					fprintf(stderr, "wickfs: --overlay needs a name\n");
+					dprintf(2, "wickfs: --overlay needs a name\n");
 					return 2;
 				}
 				argc -= 2;
@@ -241,20 +241,20 @@ int main(int argc, char **argv)
 			}
 		}
 		if (argc < 2) {
-			usage(stderr);
+			usage(2);
 			return 2;
 		}
 		if (!strcmp(argv[1], "--version")) {
 #ifdef WFS_MUSL_VERSION
-			printf("wickfs %s (musl %s, zlib %s)\n", WFS_VERSION, WFS_MUSL_VERSION,
-			       zlibVersion());
+			dprintf(1, "wickfs %s (musl %s, zlib %s)\n", WFS_VERSION, WFS_MUSL_VERSION,
+				zlibVersion());
 #else
-			printf("wickfs %s (zlib %s)\n", WFS_VERSION, zlibVersion());
+			dprintf(1, "wickfs %s (zlib %s)\n", WFS_VERSION, zlibVersion());
 #endif
 			return 0;
 		}
 		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-			usage(stdout);
+			usage(1);
 			return 0;
 		}
 		/* help APPLET: reachable even where APPLET --help is taken
@@ -262,7 +262,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], "help")) {
 			a = argc > 2 ? applet_alias(argv[2]) : NULL;
 			if (argc > 2 && !a) {
-				fprintf(stderr, "wickfs: unknown applet '%s'\n", argv[2]);
+				dprintf(2, "wickfs: unknown applet '%s'\n", argv[2]);
 				return 2;
 			}
 			if (a) {
@@ -272,27 +272,27 @@ int main(int argc, char **argv)
 				arena_init(&ha);
 				h = applet_help(a, &ha);
 				if (h)
-					fputs(h, stdout);
+					bytes_write_all(1, h, strlen(h));
 				arena_free(&ha);
 				if (!h) {
-					fprintf(stderr, "wickfs: help %s: out of memory\n", a->name);
+					dprintf(2, "wickfs: help %s: out of memory\n", a->name);
 					return 1;
 				}
 			} else
-				usage(stdout);
+				usage(1);
 			return 0;
 		}
 		if (!strcmp(argv[1], "--list")) {
 			for (size_t i = 0; i < applet_count; i++)
-				printf("%s\n", applet_table[i].name);
+				dprintf(1, "%s\n", applet_table[i].name);
 			return 0;
 		}
 		if (!strcmp(argv[1], "--install"))
 			return install_links(argv[0], argc - 2, argv + 2);
 		a = applet_alias(argv[1]);
 		if (!a) {
-			fprintf(stderr, "wickfs: unknown applet '%s'\n", argv[1]);
-			usage(stderr);
+			dprintf(2, "wickfs: unknown applet '%s'\n", argv[1]);
+			usage(2);
 			return 2;
 		}
 		argc--;

@@ -20,6 +20,7 @@
 #include <time.h>
 #include "wickfs.h"
 #include <unistd.h>
+#include "bytes.h"
 #include "dns.h"
 #include "netaddr.h"
 
@@ -59,14 +60,15 @@ static void add_ns(struct resolv *r, const char *s)
 
 static void read_resolv_conf(struct resolv *r)
 {
-	char line[512];
-	FILE *f = fopen("/etc/resolv.conf", "re");
+	struct bytes_lines f;
+	char *line;
+	int have = !bytes_lines_open(&f, "/etc/resolv.conf");
 
 	memset(r, 0, sizeof(*r));
 	r->ndots = 1;
 	r->timeout_s = 5;
 	r->attempts = 2;
-	while (f && fgets(line, sizeof(line), f)) {
+	while (have && (line = bytes_line(&f))) {
 		char *save, *key, *v;
 
 		line[strcspn(line, "#;\n")] = 0;
@@ -91,8 +93,6 @@ static void read_resolv_conf(struct resolv *r)
 			}
 		}
 	}
-	if (f)
-		fclose(f);
 	if (!r->nns)
 		add_ns(r, "127.0.0.1"); /* what the C library assumes */
 	if (r->timeout_s < 1)

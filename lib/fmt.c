@@ -307,8 +307,11 @@ int sprintf(char *restrict buf, const char *restrict fmt, ...)
 	return r;
 }
 
-/* Format on the stack, or in the heap when longer; then hand it on. */
-static int emit(FILE *f, int fd, const char *fmt, va_list ap)
+/* Format on the stack, or in the heap when longer; then hand it on: to
+ * a descriptor, or (only if something calls the FILE forms, which bring
+ * in musl's stdio) to a FILE. */
+static int emit(FILE *f, int fd, const char *fmt, va_list ap,
+		size_t (*put)(const void *, size_t, size_t, FILE *))
 {
 	char small[512], *p = small;
 	va_list aq;
@@ -325,8 +328,8 @@ static int emit(FILE *f, int fd, const char *fmt, va_list ap)
 			return -1;
 		fmt_vsnprintf(p, (size_t)n + 1, fmt, ap);
 	}
-	if (f)
-		r = fwrite(p, 1, (size_t)n, f) == (size_t)n ? n : -1;
+	if (put)
+		r = put(p, 1, (size_t)n, f) == (size_t)n ? n : -1;
 	else
 		r = write(fd, p, (size_t)n) == n ? n : -1;
 	if (p != small)
@@ -336,7 +339,7 @@ static int emit(FILE *f, int fd, const char *fmt, va_list ap)
 
 int vfprintf(FILE *restrict f, const char *restrict fmt, va_list ap)
 {
-	return emit(f, -1, fmt, ap);
+	return emit(f, -1, fmt, ap, fwrite);
 }
 
 int fprintf(FILE *restrict f, const char *restrict fmt, ...)
@@ -345,14 +348,15 @@ int fprintf(FILE *restrict f, const char *restrict fmt, ...)
 	int r;
 
 	va_start(ap, fmt);
-	r = emit(f, -1, fmt, ap);
+	r = emit(f, -1, fmt, ap, fwrite);
 	va_end(ap);
 	return r;
 }
 
+/* printf straight to descriptor 1: nothing here uses stdout's buffer */
 int vprintf(const char *restrict fmt, va_list ap)
 {
-	return emit(stdout, -1, fmt, ap);
+	return emit(NULL, 1, fmt, ap, NULL);
 }
 
 int printf(const char *restrict fmt, ...)
@@ -361,14 +365,14 @@ int printf(const char *restrict fmt, ...)
 	int r;
 
 	va_start(ap, fmt);
-	r = emit(stdout, -1, fmt, ap);
+	r = emit(NULL, 1, fmt, ap, NULL);
 	va_end(ap);
 	return r;
 }
 
 int vdprintf(int fd, const char *restrict fmt, va_list ap)
 {
-	return emit(NULL, fd, fmt, ap);
+	return emit(NULL, fd, fmt, ap, NULL);
 }
 
 int dprintf(int fd, const char *restrict fmt, ...)
@@ -377,7 +381,7 @@ int dprintf(int fd, const char *restrict fmt, ...)
 	int r;
 
 	va_start(ap, fmt);
-	r = emit(NULL, fd, fmt, ap);
+	r = emit(NULL, fd, fmt, ap, NULL);
 	va_end(ap);
 	return r;
 }

@@ -4,6 +4,7 @@
  * directory above it; a lookup asks the deepest set first and its last
  * rule first, so the first rule that matches decides, as git does.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,28 +46,26 @@ struct ignore_set *ignore_load(int dirfd, int confined, const char *rel,
 	struct ignore_set *s;
 	char *line, *next;
 	struct stat st;
-	size_t cap = 0;
-	FILE *f;
+	size_t cap = 0, got = 0;
+	ssize_t k = 1;
 	int fd;
 
 	fd = fs_openat_raw(dirfd, ".gitignore",
 			   O_RDONLY | O_NONBLOCK | (confined ? O_NOFOLLOW : 0));
 	if (fd < 0)
 		return NULL;
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return NULL;
-	}
 	s = calloc(1, sizeof(*s));
-	if (!s || fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > (1 << 20) ||
-	    !(s->text = calloc(1, (size_t)st.st_size + 1)) ||
-	    fread(s->text, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-		fclose(f);
+	if (s && !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size <= (1 << 20) &&
+	    (s->text = calloc(1, (size_t)st.st_size + 1)))
+		while (got < (size_t)st.st_size &&
+		       ((k = read(fd, s->text + got, (size_t)st.st_size - got)) > 0 ||
+			(k < 0 && errno == EINTR)))
+			got += k > 0 ? (size_t)k : 0;
+	close(fd);
+	if (!s || !s->text || got != (size_t)st.st_size) {
 		ignore_free(s);
 		return NULL;
 	}
-	fclose(f);
 	s->parent = parent;
 	s->rel_len = strlen(rel);
 	for (line = s->text; line && *line; line = next) {

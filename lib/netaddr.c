@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "wfs_features.h"
+#include "bytes.h"
 #include "dns.h"
 #include "netaddr.h"
 
@@ -34,13 +36,13 @@ static int set_ip(const char *host, int port, struct sockaddr_storage *ss,
 /* The first address /etc/hosts gives name, into ip. */
 static int hosts_lookup(const char *name, char *ip, size_t iplen)
 {
-	char line[512];
-	FILE *f = fopen("/etc/hosts", "re");
+	struct bytes_lines f;
+	char *line;
 	int found = 0;
 
-	if (!f)
+	if (bytes_lines_open(&f, "/etc/hosts"))
 		return -1;
-	while (!found && fgets(line, sizeof(line), f)) {
+	while (!found && (line = bytes_line(&f))) {
 		char *save, *tok, *addr;
 
 		line[strcspn(line, "#\n")] = 0;
@@ -53,7 +55,8 @@ static int hosts_lookup(const char *name, char *ip, size_t iplen)
 			}
 		}
 	}
-	fclose(f);
+	if (f.fd >= 0)
+		close(f.fd);
 	return found ? 0 : -1;
 }
 

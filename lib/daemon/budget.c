@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "daemon.h"
 
 /* A limit file's number; 0 for "max", the v1 "unlimited" (about 2^63),
@@ -14,13 +15,9 @@ static unsigned long long limit_file(const char *path)
 {
 	unsigned long long v;
 	char b[64], *end;
-	FILE *f = fopen(path, "re");
 
-	if (!f)
+	if (bytes_first_line(path, b, sizeof(b)))
 		return 0;
-	if (!fgets(b, sizeof(b), f))
-		b[0] = 0;
-	fclose(f);
 	v = strtoull(b, &end, 10);
 	return end == b || v >= (1ULL << 60) ? 0 : v;
 }
@@ -65,15 +62,15 @@ static int has_memory(const char *s, const char *end)
 
 unsigned long long daemon_cgroup_limit(const char *dir)
 {
-	char line[4096], sub[4200];
+	struct bytes_lines f;
+	char *line, sub[4200];
 	unsigned long long best = 0;
-	FILE *f = fopen("/proc/self/cgroup", "re");
 
 	snprintf(sub, sizeof(sub), "%s/memory", dir);
-	if (!f) /* no /proc: the cgroups mounted for us, if any */
+	if (bytes_lines_open(&f, "/proc/self/cgroup")) /* no /proc: the cgroups mounted for us, if any */
 		return walk_up(sub, "/", "memory.limit_in_bytes",
 			       walk_up(dir, "/", "memory.max", 0));
-	while (fgets(line, sizeof(line), f)) {
+	while ((line = bytes_line(&f))) {
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c2)
 			continue;
@@ -83,6 +80,5 @@ unsigned long long daemon_cgroup_limit(const char *dir)
 		else if (has_memory(c1 + 1, c2))
 			best = walk_up(sub, c2 + 1, "memory.limit_in_bytes", best);
 	}
-	fclose(f);
 	return best;
 }

@@ -1,5 +1,8 @@
-/* bytes_test.c - bytes_find and bytes_count against plain loops */
+/* bytes_test.c - bytes_find and bytes_count against plain loops; the
+ * line reader (lib/linefile.c) against stdio's fgets */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "unit.h"
 #include "bytes.h"
 
@@ -7,6 +10,7 @@ int main(void)
 {
 	unsigned seed = 12345;
 	int t, bad_find = 0, bad_count = 0;
+	struct bytes_lines l0;
 
 	for (t = 0; t < 3000; t++) {
 		size_t n, i, off, want = 0;
@@ -51,6 +55,66 @@ int main(void)
 			unit_fail("bytes.count.all_hits", "got %zu want %zu",
 				  bytes_count(b, n, '\n'), n);
 		free(b);
+	}
+	{
+		/* random files: short, long (past the 4 KiB buffer), exactly
+		 * the buffer's size, empty lines, with or without a last newline */
+		char path[] = "/tmp/bytes_test.XXXXXX", want[4096], why[200] = "";
+		int bad = 0;
+
+		for (t = 0; t < 200 && !bad; t++) {
+			int fd = mkstemp(path);
+			struct bytes_lines l;
+			size_t n = 0, k;
+			FILE *f;
+			char *got;
+
+			for (k = (size_t)(t % 7); k > 0 || n == 0; k--, n++) {
+				size_t len;
+				seed = seed * 1103515245u + 12345u;
+				len = (seed >> 8) % 5 == 0 ? 4095 + (seed >> 20) % 3 - 1 : (seed >> 12) % 9000;
+				len = (seed >> 16) % 6 == 0 ? 0 : len;
+				while (len--)
+					if (write(fd, "abc \t#x" + len % 7, 1) != 1)
+						bad = 1;
+				if ((k > 1 || t % 2) && write(fd, "\n", 1) != 1)
+					bad = 1;
+				if (k <= 1)
+					break;
+			}
+			close(fd);
+			f = fopen(path, "r");
+			if (!f || bytes_lines_open(&l, path)) {
+				bad = 1;
+				snprintf(why, sizeof(why), "cannot open %s", path);
+			}
+			while (!bad && f) {
+				char *w = fgets(want, sizeof(want), f);
+				got = bytes_line(&l);
+				if (w)
+					w[strcspn(w, "\n")] = 0;
+				if (!w != !got || (w && strcmp(w, got))) {
+					bad = 1;
+					snprintf(why, sizeof(why), "file %d: fgets gave %.40s (%zu), we %.40s (%zu)",
+						 t, w ? w : "the end", w ? strlen(w) : 0,
+						 got ? got : "the end", got ? strlen(got) : 0);
+				}
+				if (!w)
+					break;
+			}
+			if (f)
+				fclose(f);
+			unlink(path);
+			memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+		}
+		if (bad)
+			unit_fail("bytes.lines.as_fgets", "%s", why);
+		else
+			unit_ok("bytes.lines.as_fgets");
+		if (!bytes_lines_open(&l0, "/nonexistent/x") || bytes_first_line("/nonexistent/x", want, 8) != -1)
+			unit_fail("bytes.lines.missing", "a missing file opened");
+		else
+			unit_ok("bytes.lines.missing");
 	}
 	return unit_failed;
 }
