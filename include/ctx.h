@@ -102,6 +102,13 @@ int wfs_budget_take(struct wfs_ctx *c, const char *op, const char *path,
 int wfs_expired(struct wfs_ctx *c);
 /* The one clock: CLOCK_MONOTONIC in ms and ns. */
 long long wfs_now_ms(void);
+/* The CPUs this process may run on (its affinity mask), at least 1:
+ * sysconf(_SC_NPROCESSORS_ONLN) without the 1 KB of sysconf. */
+int wfs_cpus(void);
+/* UTC's calendar for t (seconds since 1970): year, month, day, hour,
+ * minute, second and weekday, as gmtime_r (without musl's 800 bytes). */
+struct tm;
+void wfs_gmtime(long long t, struct tm *tm);
 long long wfs_now_ns(void);
 
 /* Go-style error text: "op path: no such file or directory". */

@@ -2,6 +2,7 @@
  * workspace root, read-only mode, deadline and cancel flag, the clock,
  * and the error message with its cause. */
 #include <errno.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -142,6 +143,41 @@ long long wfs_now_ns(void)
 long long wfs_now_ms(void)
 {
 	return wfs_now_ns() / 1000000;
+}
+
+void wfs_gmtime(long long t, struct tm *tm)
+{
+	long long days = t / 86400, secs = t % 86400, era, doe, yoe, doy, mp;
+
+	if (secs < 0) {
+		secs += 86400;
+		days--;
+	}
+	tm->tm_hour = (int)(secs / 3600);
+	tm->tm_min = (int)(secs / 60 % 60);
+	tm->tm_sec = (int)(secs % 60);
+	tm->tm_wday = (int)((days % 7 + 11) % 7); /* 1970-01-01 was a Thursday */
+	/* days to the civil calendar, in eras of 400 years from 0000-03-01 */
+	days += 719468;
+	era = (days >= 0 ? days : days - 146096) / 146097;
+	doe = days - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	tm->tm_mday = (int)(doy - (153 * mp + 2) / 5 + 1);
+	tm->tm_mon = (int)(mp < 10 ? mp + 2 : mp - 10);
+	tm->tm_year = (int)(yoe + era * 400 + (tm->tm_mon < 2) - 1900);
+}
+
+int wfs_cpus(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	n = CPU_COUNT(&set);
+	return n > 0 ? n : 1;
 }
 
 int wfs_budget_take(struct wfs_ctx *c, const char *op, const char *path,

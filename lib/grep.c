@@ -1177,7 +1177,7 @@ static char *build_pattern(struct wfs_ctx *c, const struct wfs_grep_opts *o,
  * is an error rather than a silent default. */
 static int thread_count(struct wfs_ctx *c)
 {
-	long n = c->set->threads_given ? c->set->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	long n = c->set->threads_given ? c->set->threads : wfs_cpus();
 
 	if (c->set->threads_bad)
 		return wfs_fail(c, "grep: WICKFS_THREADS=%s is not a number of threads",

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "buf.h"
+#include "ctx.h"
 #include "gzpar.h"
 #include "slots.h"
 
@@ -53,7 +54,7 @@ struct gzpar_writer {
 
 int gzpar_default_threads(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = wfs_cpus();
 
 	if (n < 1)
 		n = 1;

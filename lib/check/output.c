@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "ctx.h"
 #include "check_int.h"
 
 /* clang-format off */
@@ -189,7 +190,7 @@ static void render_junit(struct buf *b, const struct check_result *res, size_t n
 	size_t i;
 
 	buf_init(&h);
-	gmtime_r(&now, &tm);
+	wfs_gmtime(now, &tm);
 	/* by hand: strftime brings in the time zone code */
 	snprintf(ts, sizeof(ts), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);

@@ -6,6 +6,7 @@
 #include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
+#include "ctx.h"
 #include "event.h"
 #include "wickfs.h"
 
@@ -18,7 +19,7 @@ void daemon_log(const char *fmt, ...)
 	size_t n;
 
 	/* by hand: strftime would bring in the time zone code */
-	gmtime_r(&t, &tm);
+	wfs_gmtime(t, &tm);
 	n = (size_t)snprintf(line, sizeof(line), "%04d-%02d-%02dT%02d:%02d:%02dZ wick-daemon: ",
 			     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 			     tm.tm_min, tm.tm_sec);

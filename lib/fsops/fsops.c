@@ -59,7 +59,7 @@ void fsops_rfc3339(long long sec, long nsec, char *out, size_t n)
 	time_t t = (time_t)sec;
 	struct tm tm;
 
-	gmtime_r(&t, &tm);
+	wfs_gmtime(t, &tm);
 	snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%09ldZ", tm.tm_year + 1900,
 		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, nsec);
 }

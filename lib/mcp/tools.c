@@ -764,7 +764,7 @@ static void put_date(struct buf *b, const char *key, const struct json_val *st,
 	time_t t = v ? (time_t)v->num : 0;
 	struct tm tm;
 
-	gmtime_r(&t, &tm);
+	wfs_gmtime(t, &tm);
 	buf_printf(b, "%s: %.3s %.3s %02d %d %02d:%02d:%02d GMT+0000 (Coordinated Universal Time)\n",
 		   key, days + 3 * tm.tm_wday, months + 3 * tm.tm_mon, tm.tm_mday,
 		   tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);

@@ -1,9 +1,14 @@
-/* sort_test.c - qsort and qsort_r (lib/libc_own.c in the static build, the C
+/* libc_test.c - what stands in for the C library's: wfs_gmtime against
+ * gmtime_r for random times from 1600 to 2600 and the edges, wfs_cpus
+ * against the affinity mask's count; qsort and qsort_r (lib/libc_own.c in the static build, the C
  * library's in the sanitizer pass) on random arrays: sizes around the
  * insertion runs and merge widths, many equal keys, elements of 1, 4, 12
  * and 40 bytes; each result in order and a permutation of the input. */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include "ctx.h"
 #include "unit.h"
 
 struct rec {
@@ -81,6 +86,41 @@ int main(void)
 		free(b);
 		free(u);
 		free(u2);
+	}
+	{
+		static const long long edges[] = {0, -1, 86399, 86400, -86400, 951782400, 951868800,
+						  4107542399LL, -11644473600LL, 253402300799LL};
+		int bad = 0, k;
+		char why[160] = "";
+		cpu_set_t set;
+
+		for (k = 0; k < 200010; k++) {
+			long long t = k < 10 ? edges[k]
+					     : (long long)(next() % 31556952u) * 1000 +
+						       (long long)(next() % 1000) - 11644473600LL;
+			time_t tt = (time_t)t;
+			struct tm want, got;
+
+			memset(&got, 0, sizeof(got));
+			gmtime_r(&tt, &want);
+			wfs_gmtime(t, &got);
+			if (want.tm_year != got.tm_year || want.tm_mon != got.tm_mon ||
+			    want.tm_mday != got.tm_mday || want.tm_hour != got.tm_hour ||
+			    want.tm_min != got.tm_min || want.tm_sec != got.tm_sec ||
+			    want.tm_wday != got.tm_wday) {
+				if (!bad++)
+					snprintf(why, sizeof(why), "t=%lld: want %d-%d-%d %d:%d:%d wd %d, got %d-%d-%d %d:%d:%d wd %d",
+						 t, want.tm_year, want.tm_mon, want.tm_mday, want.tm_hour, want.tm_min,
+						 want.tm_sec, want.tm_wday, got.tm_year, got.tm_mon, got.tm_mday,
+						 got.tm_hour, got.tm_min, got.tm_sec, got.tm_wday);
+			}
+		}
+		if (bad)
+			unit_fail("libc.gmtime", "%d differ; first %s", bad, why);
+		else
+			unit_ok("libc.gmtime");
+		if (!sched_getaffinity(0, sizeof(set), &set))
+			unit_check_int("libc.cpus", CPU_COUNT(&set), wfs_cpus());
 	}
 	unit_check_int("sort.records", 0, bad_rec);
 	unit_check_int("sort.bytes_r_descending", 0, bad_byte);
