@@ -4,6 +4,7 @@
  * library's in the sanitizer pass) on random arrays: sizes around the
  * insertion runs and merge widths, many equal keys, elements of 1, 4, 12
  * and 40 bytes; each result in order and a permutation of the input. */
+#include <arpa/inet.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,71 @@ int main(void)
 			unit_ok("libc.gmtime");
 		if (!sched_getaffinity(0, sizeof(set), &set))
 			unit_check_int("libc.cpus", CPU_COUNT(&set), wfs_cpus());
+	}
+	{
+		/* text, then what inet_pton gives (hex bytes, or "-" when it
+		 * refuses), then inet_ntop of those bytes */
+		static const char *const v6[][3] = {
+			{"::", "00000000000000000000000000000000", "::"},
+			{"::1", "00000000000000000000000000000001", "::1"},
+			{"1::", "00010000000000000000000000000000", "1::"},
+			{"2001:DB8::8a2e:370:7334", "20010db80000000000008a2e03707334", "2001:db8::8a2e:370:7334"},
+			{"::ffff:192.0.2.1", "00000000000000000000ffffc0000201", "::ffff:192.0.2.1"},
+			{"1:2:3:4:5:6:7:8", "00010002000300040005000600070008", "1:2:3:4:5:6:7:8"},
+			{"1:0:0:1:0:0:0:1", "00010000000000010000000000000001", "1:0:0:1::1"},
+			{"1:0:0:1:0:0:1:1", "00010000000000010000000000010001", "1::1:0:0:1:1"},
+			{"1:0:1:1:1:1:1:1", "00010000000100010001000100010001", "1:0:1:1:1:1:1:1"},
+			{"1:2:3:4:5:6:1.2.3.4", "00010002000300040005000601020304", "1:2:3:4:5:6:102:304"},
+			{"fe80::1:2", "fe800000000000000000000000010002", "fe80::1:2"},
+			{":1", "-", ""},
+			{"1:", "-", ""},
+			{"1:::2", "-", ""},
+			{"1::2::3", "-", ""},
+			{"12345::", "-", ""},
+			{"1:2:3:4:5:6:7:8:9", "-", ""},
+			{"1:2:3:4:5:6:7", "-", ""},
+			{"::g", "-", ""},
+			{"::1.2.3", "-", ""},
+			{"::1.2.3.4.5", "-", ""},
+			{"", "-", ""},
+		};
+		static const char *const v4[][2] = {
+			{"1.2.3.4", "01020304"},
+			{"255.255.255.255", "ffffffff"},
+			{"0.0.0.0", "00000000"},
+			{"01.2.3.4", "-"},
+			{"256.1.1.1", "-"},
+			{"1.2.3", "-"},
+			{"1.2.3.4.5", "-"},
+			{"1.2.3.4 ", "-"},
+			{"", "-"},
+			{"1..2.3", "-"},
+		};
+		unsigned char b[16];
+		char hex[40], txt[64];
+		size_t k;
+		int j;
+
+		for (k = 0; k < sizeof(v6) / sizeof(*v6); k++) {
+			int ok = inet_pton(AF_INET6, v6[k][0], b) == 1;
+			for (j = 0; j < 16; j++)
+				snprintf(hex + 2 * j, 3, "%02x", b[j]);
+			unit_check_str(unit_name("libc.inet_pton6.%s", v6[k][0]), v6[k][1], ok ? hex : "-");
+			if (ok)
+				unit_check_str(unit_name("libc.inet_ntop6.%s", v6[k][0]), v6[k][2],
+					       inet_ntop(AF_INET6, b, txt, sizeof(txt)));
+		}
+		for (k = 0; k < sizeof(v4) / sizeof(*v4); k++) {
+			int ok = inet_pton(AF_INET, v4[k][0], b) == 1;
+			for (j = 0; j < 4; j++)
+				snprintf(hex + 2 * j, 3, "%02x", b[j]);
+			unit_check_str(unit_name("libc.inet_pton4.%s", v4[k][0]), v4[k][1], ok ? hex : "-");
+			if (ok)
+				unit_check_str(unit_name("libc.inet_ntop4.%s", v4[k][0]), v4[k][0],
+					       inet_ntop(AF_INET, b, txt, sizeof(txt)));
+		}
+		unit_check_int("libc.inet_ntop.no_room", 0,
+			       inet_ntop(AF_INET6, b, txt, 2) != NULL);
 	}
 	unit_check_int("sort.records", 0, bad_rec);
 	unit_check_int("sort.bytes_r_descending", 0, bad_byte);
