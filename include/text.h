@@ -23,6 +23,8 @@ int text_error(struct req *r, const char *msg);
 /* A value as a person reads it: a string's bytes, a number's literal,
  * true/false, anything else as compact JSON. */
 void text_value(struct buf *b, const struct json_val *v);
+/* v as compact JSON (a number without its text as 0). */
+void text_json(struct buf *b, const struct json_val *v);
 /* The generic form of data (see above). */
 void text_generic(struct buf *b, const struct json_val *data);
 /* The member key of obj: its string (NULL when absent or not a string),

@@ -9,7 +9,7 @@
 #include "text.h"
 #include "applet.h"
 
-static void put_json(struct buf *b, const struct json_val *v)
+void text_json(struct buf *b, const struct json_val *v)
 {
 	size_t i;
 
@@ -21,7 +21,7 @@ static void put_json(struct buf *b, const struct json_val *v)
 		buf_puts(b, v->boolean ? "true" : "false");
 		break;
 	case JSON_NUM:
-		buf_puts(b, v->str);
+		buf_puts(b, v->str ? v->str : "0");
 		break;
 	case JSON_STR:
 		json_str(b, v->str, v->len);
@@ -31,7 +31,7 @@ static void put_json(struct buf *b, const struct json_val *v)
 		for (i = 0; i < v->len; i++) {
 			if (i)
 				buf_putc(b, ',');
-			put_json(b, &v->items[i]);
+			text_json(b, &v->items[i]);
 		}
 		buf_putc(b, ']');
 		break;
@@ -40,9 +40,12 @@ static void put_json(struct buf *b, const struct json_val *v)
 		for (i = 0; i < v->len; i++) {
 			if (i)
 				buf_putc(b, ',');
-			json_str(b, v->keys[i], v->key_lens[i]);
+			if (v->key_lens)
+				json_str(b, v->keys[i], v->key_lens[i]);
+			else
+				json_cstr(b, v->keys[i]);
 			buf_putc(b, ':');
-			put_json(b, &v->items[i]);
+			text_json(b, &v->items[i]);
 		}
 		buf_putc(b, '}');
 		break;
@@ -54,7 +57,7 @@ void text_value(struct buf *b, const struct json_val *v)
 	if (v->type == JSON_STR)
 		buf_add(b, v->str, v->len);
 	else
-		put_json(b, v);
+		text_json(b, v);
 }
 
 /* An object on one line: key=value pairs. */

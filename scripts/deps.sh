@@ -6,6 +6,8 @@
 #
 #   make gcc libc6-dev musl-tools      the build (musl-gcc, static)
 #   kconfig-frontends-nox              the Kconfig tools (make defconfig ...)
+#   zopfli                             the help texts' gzip, 4% smaller
+#                                      (scripts/gzblob.sh; gzip -9 without it)
 #   bzip2 xz-utils                     unpacking Debian's orig tarballs
 #                                      (zlib's is a .tar.bz2)
 #   file                               tests/t_build.sh, t_aarch64.sh, demo
@@ -32,7 +34,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"
 zdir="$build/zlib"
-pkgs="make gcc libc6-dev musl-tools kconfig-frontends-nox bzip2 xz-utils file
+pkgs="make gcc libc6-dev musl-tools kconfig-frontends-nox zopfli bzip2 xz-utils file
 	clang libclang-rt-dev zlib1g-dev clang-format busybox-static strace util-linux
 	unicode-data python3 time debootstrap pigz nodejs npm curl"
 

@@ -155,7 +155,7 @@ done
 	# and only --help and usage errors open it (lib/applet.c).
 	echo "const size_t applet_help_size = $(wc -c <"$tmp.help");"
 	echo 'const unsigned char applet_help_gz[] = {'
-	gzip -9 -n -c "$tmp.help" | od -An -v -tu1 | sed 's/  */,/g; s/^,/\t/; s/$/,/'
+	sh "$(dirname "$0")/gzblob.sh" --gzip "$tmp.help" | od -An -v -tu1 | sed 's/  */,/g; s/^,/\t/; s/$/,/'
 	echo '};'
 	echo 'const size_t applet_help_gz_size = sizeof(applet_help_gz);'
 	# Each list as its names, each ending in NUL, then an empty one.

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "check_int.h"
 #include "re.h"
+#include "text.h"
 
 static int digit(char c)
 {
@@ -143,45 +144,13 @@ struct json_val *check_strs(struct arena *a, const char **s, size_t n)
 	return v;
 }
 
-static void show(struct buf *b, const struct json_val *v)
-{
-	size_t i;
-
-	switch (v->type) {
-	case JSON_NULL:
-		buf_puts(b, "null");
-		break;
-	case JSON_BOOL:
-		buf_puts(b, v->boolean ? "true" : "false");
-		break;
-	case JSON_NUM:
-		buf_puts(b, v->str ? v->str : "0");
-		break;
-	case JSON_STR:
-		json_str(b, v->str, v->len);
-		break;
-	default:
-		buf_putc(b, v->type == JSON_ARR ? '[' : '{');
-		for (i = 0; i < v->len; i++) {
-			if (i)
-				buf_putc(b, ',');
-			if (v->type == JSON_OBJ) {
-				json_cstr(b, v->keys[i]);
-				buf_putc(b, ':');
-			}
-			show(b, &v->items[i]);
-		}
-		buf_putc(b, v->type == JSON_ARR ? ']' : '}');
-	}
-}
-
 const char *check_show(struct arena *a, const struct json_val *v)
 {
 	struct buf b;
 	const char *s;
 
 	buf_init(&b);
-	show(&b, v);
+	text_json(&b, v);
 	s = arena_strndup(a, b.p ? b.p : "", b.len);
 	buf_free(&b);
 	return s ? s : "";
@@ -565,7 +534,7 @@ int check_patterns(struct arena *a, const char *text, size_t len, const struct j
 		}
 		if (rc == neg) {
 			buf_puts(&miss, miss.len ? "," : "[");
-			show(&miss, v);
+			text_json(&miss, v);
 			ok = 0;
 		}
 	}
