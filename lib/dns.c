@@ -20,7 +20,7 @@
 #include <time.h>
 #include "wickfs.h"
 #include <unistd.h>
-#include "bytes.h"
+#include "linefile.h"
 #include "dns.h"
 #include "netaddr.h"
 
@@ -60,15 +60,15 @@ static void add_ns(struct resolv *r, const char *s)
 
 static void read_resolv_conf(struct resolv *r)
 {
-	struct bytes_lines f;
+	struct linefile f;
 	char *line;
-	int have = !bytes_lines_open(&f, "/etc/resolv.conf");
+	int have = !linefile_open(&f, "/etc/resolv.conf");
 
 	memset(r, 0, sizeof(*r));
 	r->ndots = 1;
 	r->timeout_s = 5;
 	r->attempts = 2;
-	while (have && (line = bytes_line(&f))) {
+	while (have && (line = linefile_next(&f))) {
 		char *save, *key, *v;
 
 		line[strcspn(line, "#;\n")] = 0;

@@ -19,11 +19,9 @@
  * Like lib/fmt.c's printf family, only in the static build (-DWFS_OWN_
  * PRINTF), where they take the C library's place; tests/unit/sort_test.c
  * checks the sort on random arrays, the callers' tests the rest. */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "libc_own.h"
 
 #ifdef WFS_OWN_PRINTF
 typedef int (*cmp_r)(const void *, const void *, void *);

@@ -5,16 +5,16 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include "bytes.h"
+#include "linefile.h"
 
-int bytes_lines_open(struct bytes_lines *l, const char *path)
+int linefile_open(struct linefile *l, const char *path)
 {
 	l->len = l->off = 0;
 	l->fd = open(path, O_RDONLY | O_CLOEXEC);
 	return l->fd < 0 ? -1 : 0;
 }
 
-char *bytes_line(struct bytes_lines *l)
+char *linefile_next(struct linefile *l)
 {
 	size_t room = sizeof(l->b) - 1;
 	char *s, *nl;
@@ -47,7 +47,7 @@ char *bytes_line(struct bytes_lines *l)
 	}
 }
 
-int bytes_first_line(const char *path, char *b, size_t n)
+int linefile_first(const char *path, char *b, size_t n)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t k = fd < 0 ? -1 : read(fd, b, n - 1);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "wfs_features.h"
-#include "bytes.h"
+#include "linefile.h"
 #include "dns.h"
 #include "netaddr.h"
 
@@ -36,13 +36,13 @@ static int set_ip(const char *host, int port, struct sockaddr_storage *ss,
 /* The first address /etc/hosts gives name, into ip. */
 static int hosts_lookup(const char *name, char *ip, size_t iplen)
 {
-	struct bytes_lines f;
+	struct linefile f;
 	char *line;
 	int found = 0;
 
-	if (bytes_lines_open(&f, "/etc/hosts"))
+	if (linefile_open(&f, "/etc/hosts"))
 		return -1;
-	while (!found && (line = bytes_line(&f))) {
+	while (!found && (line = linefile_next(&f))) {
 		char *save, *tok, *addr;
 
 		line[strcspn(line, "#\n")] = 0;

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bytes.h"
+#include "linefile.h"
 #include "daemon.h"
 
 /* A limit file's number; 0 for "max", the v1 "unlimited" (about 2^63),
@@ -16,7 +16,7 @@ static unsigned long long limit_file(const char *path)
 	unsigned long long v;
 	char b[64], *end;
 
-	if (bytes_first_line(path, b, sizeof(b)))
+	if (linefile_first(path, b, sizeof(b)))
 		return 0;
 	v = strtoull(b, &end, 10);
 	return end == b || v >= (1ULL << 60) ? 0 : v;
@@ -62,15 +62,15 @@ static int has_memory(const char *s, const char *end)
 
 unsigned long long daemon_cgroup_limit(const char *dir)
 {
-	struct bytes_lines f;
+	struct linefile f;
 	char *line, sub[4200];
 	unsigned long long best = 0;
 
 	snprintf(sub, sizeof(sub), "%s/memory", dir);
-	if (bytes_lines_open(&f, "/proc/self/cgroup")) /* no /proc: the cgroups mounted for us, if any */
+	if (linefile_open(&f, "/proc/self/cgroup")) /* no /proc: the cgroups mounted for us, if any */
 		return walk_up(sub, "/", "memory.limit_in_bytes",
 			       walk_up(dir, "/", "memory.max", 0));
-	while ((line = bytes_line(&f))) {
+	while ((line = linefile_next(&f))) {
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c2)
 			continue;

@@ -110,11 +110,12 @@ int mcp_snapshot_diff(struct mcp_call *c);
 int mcp_pack(struct mcp_call *c);
 int mcp_unpack(struct mcp_call *c);
 /* resources/subscribe (on) and unsubscribe of uri, through the daemon's
- * watch (procs.c): 0, or a JSON-RPC error code with the message in err. */
-int mcp_subscribe(struct mcp_server *s, struct arena *a, const char *uri, int on, char *err,
-		  size_t errlen);
-/* notifications/resources/updated for uri (server.c; any thread). */
-void mcp_resource_updated(struct mcp_server *s, const char *uri);
+ * watch (procs.c): 0, or a JSON-RPC error code with the message in err.
+ * updated (server.c's) sends notifications/resources/updated for uri,
+ * from the subscription's thread. */
+typedef void mcp_updated_fn(struct mcp_server *s, const char *uri);
+int mcp_subscribe(struct mcp_server *s, struct arena *a, const char *uri, int on,
+		  mcp_updated_fn *updated, char *err, size_t errlen);
 /* Background processes, through a daemon of the server's own (procs.c). */
 int mcp_start_process(struct mcp_call *c);
 int mcp_list_processes(struct mcp_call *c);

@@ -392,6 +392,7 @@ int mcp_kill_process(struct mcp_call *c)
 struct sub {
 	struct sub *next;
 	struct mcp_server *s;
+	mcp_updated_fn *updated;
 	int fd;
 	char uri[];
 };
@@ -406,7 +407,7 @@ static void *notifier(void *arg)
 
 	while ((n = read(u->fd, b, sizeof(b))) > 0 || (n < 0 && errno == EINTR))
 		if (n > 0 && memmem(b, (size_t)n, "\"event\":\"", 9))
-			mcp_resource_updated(u->s, u->uri);
+			u->updated(u->s, u->uri);
 	pthread_mutex_lock(&lock);
 	for (p = &subs; *p; p = &(*p)->next)
 		if (*p == u) {
@@ -428,8 +429,8 @@ static struct sub **sub_find(const char *uri)
 	return p;
 }
 
-int mcp_subscribe(struct mcp_server *s, struct arena *a, const char *uri, int on, char *err,
-		  size_t errlen)
+int mcp_subscribe(struct mcp_server *s, struct arena *a, const char *uri, int on,
+		  mcp_updated_fn *updated, char *err, size_t errlen)
 {
 	struct mcp_call c = {0};
 	struct wfs_ctx ctx;
@@ -492,6 +493,7 @@ int mcp_subscribe(struct mcp_server *s, struct arena *a, const char *uri, int on
 		return -32603;
 	}
 	u->s = s;
+	u->updated = updated;
 	u->fd = fd;
 	strcpy(u->uri, uri);
 	pthread_mutex_lock(&lock);

@@ -56,7 +56,7 @@ static void send_buf(struct mcp_server *s, struct buf *b)
 	pthread_mutex_unlock(&out_lock);
 }
 
-void mcp_resource_updated(struct mcp_server *s, const char *uri)
+static void resource_updated(struct mcp_server *s, const char *uri)
 {
 	struct buf b;
 
@@ -725,7 +725,7 @@ static void subscribe(struct mcp_server *s, struct arena *a, const struct json_v
 
 	if (!uri || uri->type != JSON_STR)
 		return send_error(s, id, -32602, "Invalid params: uri must be a string");
-	code = mcp_subscribe(s, a, uri->str, on, err, sizeof(err));
+	code = mcp_subscribe(s, a, uri->str, on, resource_updated, err, sizeof(err));
 	if (code)
 		return send_error(s, id, code, "%s", err);
 	send_result(s, id, "{}");
