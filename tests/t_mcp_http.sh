@@ -425,6 +425,34 @@ if WICKFS_ROOT= start nodir; then
 	kill "$pid"
 fi
 
+# background processes over HTTP: the same daemon of the server's own,
+# which ends with the server however it ends (here: SIGTERM); no
+# subscriptions over HTTP
+if start procs "$d"; then
+	http POST "$url" "$INIT" "$JSON" "$ACC"
+	PS="Mcp-Session-Id: $sid_got"
+	http POST "$url" '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"start_process","arguments":{"command":"echo viahttp; exec sleep 300","tag":"h"}}}' \
+		"$JSON" "$ACC" "$PS" "$VER"
+	check mcp_http.proc.start "h true" "$(field result.structuredContent.tag) $(field result.structuredContent.running)"
+	ppid_=$(field result.structuredContent.pid)
+	for i in $(seq 100); do
+		http POST "$url" '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"process_output","arguments":{"tag":"h"}}}' \
+			"$JSON" "$ACC" "$PS" "$VER"
+		[ "$(field result.structuredContent.stdout)" = viahttp ] && break
+		sleep 0.1
+	done
+	check mcp_http.proc.output "viahttp" "$(field result.structuredContent.stdout)"
+	http POST "$url" '{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"file:///x"}}' \
+		"$JSON" "$ACC" "$PS" "$VER"
+	check mcp_http.proc.no_subscribe -32601 "$(field error.code)"
+	kill "$pid"
+	for i in $(seq 100); do
+		kill -0 "$ppid_" 2>/dev/null || break
+		sleep 0.1
+	done
+	check_true mcp_http.proc.ends_with_server "process $ppid_ outlived the server" sh -c "! kill -0 '$ppid_' 2>/dev/null"
+fi
+
 # the official SDK client over Streamable HTTP
 npm_dir=$top/build/npm
 sdk=$npm_dir/node_modules/@modelcontextprotocol/sdk/dist/esm
