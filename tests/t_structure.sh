@@ -304,11 +304,11 @@ fi
 
 # ---- d. exported names carry the module's prefix ----
 # Exceptions: fmt.c replaces musl's printf family by name, and
-# libc_own.c its qsort, strstr, inet_pton and inet_ntop (the point of
+# libc_own.c its qsort, strstr, strto*, inet_pton and inet_ntop (the point of
 # them: a smaller binary); struct req's functions (req_*) belong to the
 # applet interface of lib/applet.c.
 allowed_fmt=" dprintf fprintf printf snprintf sprintf vdprintf vfprintf vprintf vsnprintf vsprintf "
-allowed_libc_own=" inet_ntop inet_pton qsort qsort_r strstr "
+allowed_libc_own=" inet_ntop inet_pton qsort qsort_r strstr strtol strtoll strtoul strtoull "
 if [ $have_objs = 1 ]; then
 	bad=()
 	for f in "${lib_srcs[@]}"; do

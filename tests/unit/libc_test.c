@@ -1,10 +1,13 @@
 /* libc_test.c - what stands in for the C library's: wfs_gmtime against
  * gmtime_r for random times from 1600 to 2600 and the edges, wfs_cpus
- * against the affinity mask's count; qsort and qsort_r (lib/libc_own.c in the static build, the C
+ * against the affinity mask's count; strtoll and strtoull (and strtol,
+ * strtoul on small numbers) against what glibc gives; qsort and qsort_r (lib/libc_own.c in the static build, the C
  * library's in the sanitizer pass) on random arrays: sizes around the
  * insertion runs and merge widths, many equal keys, elements of 1, 4, 12
  * and 40 bytes; each result in order and a permutation of the input. */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +190,93 @@ int main(void)
 		}
 		unit_check_int("libc.inet_ntop.no_room", 0,
 			       inet_ntop(AF_INET6, b, txt, 2) != NULL);
+	}
+	{
+		/* kind ('s' strtoll, 'u' strtoull), text, base, then the value,
+		 * where the scan ended, and whether errno became ERANGE; the
+		 * expectations are glibc's */
+		static const struct {
+			char kind;
+			const char *s;
+			int base;
+			const char *want;
+			int end, range;
+		} t[] = {
+			{'s', "42", 10, "42", 2, 0},
+			{'s', "  -17xyz", 10, "-17", 5, 0},
+			{'s', "+0x1F", 16, "31", 5, 0},
+			{'s', "0x1F", 0, "31", 4, 0},
+			{'s', "0x", 0, "0", 1, 0},
+			{'s', "0xg", 16, "0", 1, 0},
+			{'s', "017", 0, "15", 3, 0},
+			{'s', "08", 0, "0", 1, 0},
+			{'s', "z", 36, "35", 1, 0},
+			{'s', "Zz", 36, "1295", 2, 0},
+			{'s', "", 10, "0", 0, 0},
+			{'s', "  ", 10, "0", 0, 0},
+			{'s', "-", 10, "0", 0, 0},
+			{'s', "+-3", 10, "0", 0, 0},
+			{'s', "9223372036854775807", 10, "9223372036854775807", 19, 0},
+			{'s', "9223372036854775808", 10, "9223372036854775807", 19, 1},
+			{'s', "-9223372036854775808", 10, "-9223372036854775808", 20, 0},
+			{'s', "-9223372036854775809", 10, "-9223372036854775808", 20, 1},
+			{'s', "18446744073709551615", 10, "9223372036854775807", 20, 1},
+			{'s', "18446744073709551616", 10, "9223372036854775807", 20, 1},
+			{'s', "-1", 10, "-1", 2, 0},
+			{'s', "-18446744073709551616", 10, "-9223372036854775808", 21, 1},
+			{'s', "101", 2, "5", 3, 0},
+			{'s', "12", 3, "5", 2, 0},
+			{'s', "\t\n 5", 10, "5", 4, 0},
+			{'s', "0X10", 16, "16", 4, 0},
+			{'s', "1_000", 10, "1", 1, 0},
+			{'s', "ff", 16, "255", 2, 0},
+			{'s', "FFFFFFFFFFFFFFFFF", 16, "9223372036854775807", 17, 1},
+			{'u', "42", 10, "42", 2, 0},
+			{'u', "  -17xyz", 10, "18446744073709551599", 5, 0},
+			{'u', "+0x1F", 16, "31", 5, 0},
+			{'u', "0x1F", 0, "31", 4, 0},
+			{'u', "0x", 0, "0", 1, 0},
+			{'u', "0xg", 16, "0", 1, 0},
+			{'u', "017", 0, "15", 3, 0},
+			{'u', "08", 0, "0", 1, 0},
+			{'u', "z", 36, "35", 1, 0},
+			{'u', "Zz", 36, "1295", 2, 0},
+			{'u', "", 10, "0", 0, 0},
+			{'u', "  ", 10, "0", 0, 0},
+			{'u', "-", 10, "0", 0, 0},
+			{'u', "+-3", 10, "0", 0, 0},
+			{'u', "9223372036854775807", 10, "9223372036854775807", 19, 0},
+			{'u', "9223372036854775808", 10, "9223372036854775808", 19, 0},
+			{'u', "-9223372036854775808", 10, "9223372036854775808", 20, 0},
+			{'u', "-9223372036854775809", 10, "9223372036854775807", 20, 0},
+			{'u', "18446744073709551615", 10, "18446744073709551615", 20, 0},
+			{'u', "18446744073709551616", 10, "18446744073709551615", 20, 1},
+			{'u', "-1", 10, "18446744073709551615", 2, 0},
+			{'u', "-18446744073709551616", 10, "18446744073709551615", 21, 1},
+			{'u', "101", 2, "5", 3, 0},
+			{'u', "12", 3, "5", 2, 0},
+			{'u', "\t\n 5", 10, "5", 4, 0},
+			{'u', "0X10", 16, "16", 4, 0},
+			{'u', "1_000", 10, "1", 1, 0},
+			{'u', "ff", 16, "255", 2, 0},
+			{'u', "FFFFFFFFFFFFFFFFF", 16, "18446744073709551615", 17, 1},
+		};
+		char got[64], *end;
+		size_t k;
+
+		for (k = 0; k < sizeof(t) / sizeof(*t); k++) {
+			errno = 0;
+			if (t[k].kind == 's')
+				snprintf(got, sizeof(got), "%lld", strtoll(t[k].s, &end, t[k].base));
+			else
+				snprintf(got, sizeof(got), "%llu", strtoull(t[k].s, &end, t[k].base));
+			snprintf(got + strlen(got), 24, " %d %d", (int)(end - t[k].s), errno == ERANGE);
+			unit_check_str(unit_name("libc.strto%cll.%zu", t[k].kind == 's' ? 'l' : 'u', k),
+				       unit_name("%s %d %d", t[k].want, t[k].end, t[k].range), got);
+		}
+		unit_check_int("libc.strtol.small", -17, strtol(" -17", NULL, 0));
+		unit_check_int("libc.strtoul.hex", 255, (long long)strtoul("0xff", NULL, 0));
+		unit_check_int("libc.strtol.bad_base", 0, strtol("7", NULL, 1));
 	}
 	unit_check_int("sort.records", 0, bad_rec);
 	unit_check_int("sort.bytes_r_descending", 0, bad_byte);
