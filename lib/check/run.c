@@ -206,6 +206,17 @@ static int add_resource(struct loader *l, const char *type, const char *id,
 	return 0;
 }
 
+/* A key of the map given again after position i. */
+static int given_again(const struct json_val *map, size_t i)
+{
+	size_t k;
+
+	for (k = i + 1; k < map->len; k++)
+		if (!strcmp(map->keys[k], map->keys[i]))
+			return 1;
+	return 0;
+}
+
 static int load(struct loader *l, const char *path, int depth)
 {
 	struct check_lines lines = {0};
@@ -243,6 +254,10 @@ static int load(struct loader *l, const char *path, int depth)
 
 		if (strcmp(type, "gossfile") && !check_type_title(type))
 			return bad(l, &lines, type, "unknown resource type \"%s\"%s%s", type, "", "");
+		/* a type given twice in one file: the last map replaces the
+		 * earlier whole, as goss documents (not merged) */
+		if (given_again(&doc, i))
+			continue;
 		if (set->type == JSON_NULL)
 			continue;
 		if (set->type != JSON_OBJ)
