@@ -24,6 +24,9 @@ int wfs_confined_dir(struct wfs_ctx *c, const char *op, const char *dir,
 char *wfs_confine_canon(struct wfs_ctx *c, const char *op, const char *path);
 /* The check itself, for any thread: 0, or -1 with the reason in why. */
 int confine_check(const char *root, const char *path, char *why, size_t whylen);
+/* The same, with the resolved path written to canon when it is beneath. */
+int confine_canon(const char *root, const char *path, char *canon, size_t canonlen, char *why,
+		  size_t whylen);
 /* Beneath a directory (confine.c). rel must be resolved: no "..", no
  * symlinks; a symlink met on the way was swapped in since, and fails with
  * EXDEV. openat2 RESOLVE_BENEATH, or without it (ENOSYS, or EPERM from a

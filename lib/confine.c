@@ -240,6 +240,12 @@ int confine_check(const char *root, const char *path, char *why, size_t whylen)
 	return confine_resolve(root, path, NULL, 0, why, whylen, 0);
 }
 
+int confine_canon(const char *root, const char *path, char *canon, size_t canonlen, char *why,
+		  size_t whylen)
+{
+	return confine_resolve(root, path, canon, canonlen, why, whylen, 0);
+}
+
 /* "OP PATH: workspace root ROOT (WICKFS_ROOT): what err says". */
 static int fail_root(struct wfs_ctx *c, const char *op, const char *path, int err)
 {

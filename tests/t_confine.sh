@@ -166,6 +166,26 @@ check confine.daemon_relative_op '{"id":"r","ok":true,"data":"still inside\n"}' 
 	"$(rc '{"id":"r","op":"read","args":["a.txt"]}')"
 check confine.daemon_command_env "{\"id\":\"e\",\"stdout\":\"$ws\\n\",\"stderr\":\"\",\"exit_code\":0}" \
 	"$(rc '{"id":"e","cmd":"echo $WICKFS_ROOT"}')"
+# A request's own "root", beneath the daemon's: it narrows, never widens.
+mkdir -p "$ws/sub"
+printf 'in sub\n' >"$ws/sub/in.txt"
+ln -sfn "$ws" "$ws/sub/up"
+check confine.request_root_inside '{"id":"q1","ok":true,"data":"in sub\n"}' \
+	"$(rc "{\"id\":\"q1\",\"op\":\"read\",\"args\":[\"$ws/sub/in.txt\"],\"root\":\"$ws/sub\"}")"
+check_match confine.request_root_narrows "*\"ok\":false,\"error\":\"read $ws/a.txt: outside the workspace root $ws/sub\"*" \
+	"$(rc "{\"id\":\"q2\",\"op\":\"read\",\"args\":[\"$ws/a.txt\"],\"root\":\"$ws/sub\"}")"
+check_match confine.request_root_no_widening "*\"ok\":false,\"error\":\"root $out: outside the workspace root $ws\"*" \
+	"$(rc "{\"id\":\"q3\",\"op\":\"read\",\"args\":[\"$out/s.txt\"],\"root\":\"$out\"}")"
+check_match confine.request_root_relative '*"id":"q4","ok":false,"error":"field ?"root?" must be an absolute path"}' \
+	"$(rc '{"id":"q4","op":"read","args":["a.txt"],"root":"sub"}')"
+check_match confine.request_root_not_dir "*\"error\":\"root $ws/a.txt: not a directory\"*" \
+	"$(rc "{\"id\":\"q5\",\"op\":\"read\",\"args\":[\"a.txt\"],\"root\":\"$ws/a.txt\"}")"
+check_match confine.request_root_log "*\"ok\":false,\"error\":\"start: log $ws/sub/up/x.log: a symlink leads outside the workspace root $ws/sub*" \
+	"$(rc "{\"id\":\"q6\",\"op\":\"start\",\"args\":[\"true\"],\"detach\":true,\"log\":\"$ws/sub/up/x.log\",\"root\":\"$ws/sub\"}")"
+check_true confine.request_root_log_nothing "$ws/x.log was made" test ! -e "$ws/x.log"
+check_match confine.request_root_watch "*\"ok\":false,\"error\":\"watch $ws/sub/up: a symlink leads outside the workspace root $ws/sub*" \
+	"$(rc "{\"id\":\"q7\",\"op\":\"watch\",\"path\":\"$ws/sub/up\",\"root\":\"$ws/sub\"}")"
+rm -rf "$ws/sub"
 daemon_stop
 check confine.daemon_exit_0 0 "$?"
 check confine.daemon_socket_removed "" "$(ls "$sock" 2>/dev/null)"

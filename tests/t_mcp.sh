@@ -429,7 +429,13 @@ call 152 start_process '{"command":"sleep 300","tag":"left"}'
 call 153 start_process '{"command":"sleep 1; echo detached","detach":true,"log":"det.log"}'
 call 154 start_process '{"command":"true","detach":true,"log":"../escape.log"}'
 call 155 wait_process '{"tag":"p1","timeout":-1}'
+# a log through a symlink that leads out: checked by name it is inside,
+# the daemon opens it beneath the allowed directory and refuses
+ln -sfn "$outside" "$d/lnk"
+call 156 start_process '{"command":"echo out","detach":true,"log":"lnk/esc.log"}'
 serve "$d"
+check_match mcp.proc.log_symlink_out "True *log*lnk/esc.log*symlink leads outside*" "$(iserr 156) $(text 156)"
+check_true mcp.proc.log_symlink_nothing "a file was made outside: $outside/esc.log" test ! -e "$outside/esc.log"
 check mcp.proc.start "1 true p1" "$(get 140 'r["structuredContent"]["handle"]') $(get 140 'r["structuredContent"]["running"]') $(get 140 'r["structuredContent"]["tag"]')"
 check mcp.proc.input "4" "$(get 141 'r["structuredContent"]["written"]')"
 check mcp.proc.wait "false 3" "$(get 142 'r["structuredContent"]["running"]') $(get 142 'r["structuredContent"]["exit_code"]')"
@@ -479,7 +485,9 @@ printf '{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"
 printf '{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"file://%s/watched"}}\n' "$d" >&8
 printf '{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"file://%s/nope"}}\n' "$d" >&8
 printf '{"jsonrpc":"2.0","id":5,"method":"resources/subscribe","params":{"uri":"file://%s/s.txt"}}\n' "$outside" >&8
-await 1 '"id":5'
+printf '{"jsonrpc":"2.0","id":9,"method":"resources/subscribe","params":{"uri":"file://%s/lnk"}}\n' "$d" >&8
+await 1 '"id":9'
+check_match mcp.sub.symlink_out '*"id":9,"error":{"code":-32002,"message":"Resource not found: *symlink leads outside*' "$(grep '"id":9' "$w/sub.out")"
 check_match mcp.sub.caps '*"resources":{"subscribe":true}*' "$(grep '"id":0' "$w/sub.out")"
 check mcp.sub.answers '{"jsonrpc":"2.0","id":2,"result":{}} {"jsonrpc":"2.0","id":3,"result":{}}' "$(grep -E '"id":(2|3),' "$w/sub.out" | tr '\n' ' ' | sed 's/ $//')"
 check_match mcp.sub.missing '*"id":4,"error":{"code":-32002,"message":"Resource not found: *nope*No such file*' "$(grep '"id":4' "$w/sub.out")"
@@ -503,7 +511,7 @@ check mcp.sub.unsubscribed "$f1" "$(count wf.txt)"
 exec 8>&-
 wait "$SPID"
 check mcp.sub.exit 0 "$?"
-rm -rf "$d/watched" "$d/wf.txt"
+rm -rf "$d/watched" "$d/wf.txt" "$d/lnk"
 
 # ---- read-only ----
 start

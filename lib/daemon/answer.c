@@ -239,7 +239,7 @@ int answer_applet(struct job *j, int cwd_fd, int private_cwd)
 	 * madvise) per small request. */
 	buf_reset(&j->out);
 	buf_init(&err);
-	wfs_ctx_init_root(&ctx, &j->arena, j->d->root);
+	wfs_ctx_init_root(&ctx, &j->arena, j->root);
 	ctx.set = &j->set;
 	ctx.budget = &j->d->mem;
 	ctx.readonly = j->d->o->readonly;

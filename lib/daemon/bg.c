@@ -495,7 +495,7 @@ static void follow(struct bg *b, struct job *j)
 /* "detach": the log ("log", a path beneath the root, appended to and
  * made 0644 when new; else /dev/null) opened as j->exec.out_fd: 0, or -1
  * with why in err. */
-static int open_log(struct daemon *d, struct job *j, const char **log, char *err,
+static int open_log(struct job *j, const char **log, char *err,
 		    size_t errlen)
 {
 	const struct json_val *l = json_get(j->req, "log");
@@ -515,18 +515,18 @@ static int open_log(struct daemon *d, struct job *j, const char **log, char *err
 	*log = l && *l->str ? l->str : "/dev/null";
 	if (!l || !*l->str)
 		fd = open(*log, fl);
-	else if ((fd = d->root ? confine_open(d->root, -1, *log, fl | O_CREAT | O_EXCL, why, sizeof(why))
+	else if ((fd = j->root ? confine_open(j->root, -1, *log, fl | O_CREAT | O_EXCL, why, sizeof(why))
 			       : open(*log, fl | O_CREAT | O_EXCL, 0644)) < 0 &&
 		 errno == EEXIST) {
 		made = 0;
-		fd = d->root ? confine_open(d->root, -1, *log, fl, why, sizeof(why)) : open(*log, fl);
+		fd = j->root ? confine_open(j->root, -1, *log, fl, why, sizeof(why)) : open(*log, fl);
 	}
 	if (fd < 0) {
 		snprintf(err, errlen, "start: log %.150s: %s", *log,
 			 why[0] ? why : wfs_strerror(errno, eb, sizeof(eb)));
 		return -1;
 	}
-	if (made && l && d->root)
+	if (made && l && j->root)
 		fchmod(fd, 0644); /* made beneath the root with no mode */
 	j->exec.out_fd = fd;
 	return 0;
@@ -541,7 +541,7 @@ static void start(struct daemon *d, struct job *j)
 	struct buf body;
 	int i;
 
-	if (det && det->type == JSON_BOOL && det->boolean && open_log(d, j, &log, err, sizeof(err)))
+	if (det && det->type == JSON_BOOL && det->boolean && open_log(j, &log, err, sizeof(err)))
 		return answer_fail(j, 1, err);
 
 	if (d->nbg_running >= d->o->max_background) {

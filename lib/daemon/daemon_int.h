@@ -70,6 +70,7 @@ struct job {
 	int argc;
 	char **argv;
 	const char *workdir; /* NULL: the daemon's own cwd */
+	const char *root;    /* the daemon's, or the request's own beneath it */
 	const char *in;
 	size_t in_len;
 

@@ -6,12 +6,15 @@
  * the applet in process. The answers are answer.c's.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "arena.h"
+#include "confine.h"
 #include "daemon_int.h"
 #include "json.h"
 #include "reply.h"
@@ -350,6 +353,39 @@ struct job *request_take_line(struct daemon *d, char *buf, size_t start,
 	return j;
 }
 
+/* "root": the request's file paths (an applet's, start's log, watch's
+ * path) confined beneath this directory, itself beneath the daemon's root
+ * (a request may narrow the workspace, never widen it). 0, or -1 answered. */
+static int request_root(struct job *j, const struct json_val *r)
+{
+	char canon[PATH_MAX + 1], why[PATH_MAX * 2 + 128], msg[PATH_MAX + sizeof(why) + 16];
+	struct stat st;
+
+	if (!r || r->type == JSON_NULL)
+		return 0;
+	if (r->type != JSON_STR || r->str[0] != '/' || strlen(r->str) != r->len) {
+		answer_fail(j, 1, "field \"root\" must be an absolute path");
+		return -1;
+	}
+	why[0] = 0;
+	if (!confine_canon(j->d->root ? j->d->root : "/", r->str, canon, sizeof(canon), why,
+			   sizeof(why)) &&
+	    stat(canon, &st))
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	else if (!why[0] && !S_ISDIR(st.st_mode))
+		strcpy(why, "not a directory");
+	if (why[0]) {
+		snprintf(msg, sizeof(msg), "root %.*s: %s", PATH_MAX, r->str, why);
+		answer_fail(j, 1, msg);
+		return -1;
+	}
+	if (!(j->root = arena_strdup(&j->arena, canon))) {
+		answer_fail(j, 1, "root: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 void request_parse_into(struct job *j, const char *line, size_t len)
 {
 	struct daemon *d = j->d;
@@ -359,6 +395,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	const struct json_val *sv;
 	int spawns;
 
+	j->root = d->root;
 	if (json_parse(&j->arena, line, len, &v, err, sizeof(err))) {
 		answer_invalid(j, err);
 		return;
@@ -391,6 +428,8 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	}
 	if (j->workdir && !*j->workdir)
 		j->workdir = NULL;
+	if (request_root(j, json_get(&v, "root")))
+		return;
 	if (parse_env(j, json_get(&v, "env"))) {
 		answer_fail(j, 1, "env must be an object of string values with "
 				  "non-empty names without '='");

@@ -356,7 +356,7 @@ static void one(struct watcher *x, const struct inotify_event *e)
 	/* a directory made or moved in: watched, and what it holds reported */
 	if (dir && x->recursive && *kind == 'c') {
 		path_of(x, e->wd, name);
-		sub = x->d->root ? confine_open(x->d->root, -1, x->path.p, O_RDONLY | O_DIRECTORY,
+		sub = x->j->root ? confine_open(x->j->root, -1, x->path.p, O_RDONLY | O_DIRECTORY,
 						why, sizeof(why))
 				 : open(x->path.p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		add_scan(x, sub, e->wd, name, 1);
@@ -414,7 +414,7 @@ static int start(struct daemon *d, struct job *j)
 	if (d->nwatch >= WATCH_MAX)
 		strcpy(why, "64 watches are open, the daemon's limit"); /* WATCH_MAX */
 	else if (*path &&
-		 (fd = d->root ? confine_open(d->root, -1, path, O_RDONLY | O_NONBLOCK, why, sizeof(why))
+		 (fd = j->root ? confine_open(j->root, -1, path, O_RDONLY | O_NONBLOCK, why, sizeof(why))
 			       : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0 &&
 		 (x = calloc(1, sizeof(*x))) &&
 		 (x->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) >= 0) {

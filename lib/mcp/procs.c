@@ -313,8 +313,12 @@ int mcp_start_process(struct mcp_call *c)
 	buf_puts(&b, "],\"workdir\":");
 	json_cstr(&b, cwd);
 	if (log) {
+		/* opened by the daemon beneath the allowed directory that holds
+		 * it, so no symlink swapped in since the check leads out */
 		buf_puts(&b, ",\"log\":");
 		json_cstr(&b, log);
+		buf_puts(&b, ",\"root\":");
+		json_cstr(&b, c->ctx->root);
 	}
 	return finish(c, &b,
 		      put_str(c, &b, "tag", "tag", 0) || put_str(c, &b, "stdin", "stdin", 0) ||
@@ -469,6 +473,8 @@ int mcp_subscribe(struct mcp_server *s, struct arena *a, const char *uri, int on
 	buf_init(&req);
 	buf_puts(&req, "{\"id\":\"w\",\"op\":\"watch\",\"recursive\":true,\"path\":");
 	json_cstr(&req, path);
+	buf_puts(&req, ",\"root\":"); /* as start's log */
+	json_cstr(&req, ctx.root);
 	buf_puts(&req, "}\n");
 	/* the first line, a byte at a time: what follows is the thread's */
 	if (!req.oom && !bytes_write_all(fd, req.p, req.len))
