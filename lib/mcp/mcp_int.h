@@ -78,6 +78,11 @@ char *mcp_uri_path(struct arena *a, const char *uri);
 	"its bytes in base64 when it is not UTF-8\"}]}"
 /* The {"contents":[...]} of resources/read appended to out: 0, or a
  * JSON-RPC error code with its message in err. */
+/* The call of a resource method on uri, its path (from mcp_uri_path)
+ * confined as a read-only tool's: 0, or the JSON-RPC error with err set. */
+int mcp_resource_call(struct mcp_call *c, struct wfs_ctx *ctx, struct mcp_server *s,
+		      struct arena *a, const char *method, const char *uri, const char **path,
+		      char *err, size_t errlen);
 int mcp_resource(struct mcp_server *s, struct arena *a, const char *uri, struct buf *out,
 		 char *err, size_t errlen);
 

@@ -436,7 +436,7 @@ static struct sub **sub_find(const char *uri)
 int mcp_subscribe(struct mcp_server *s, struct arena *a, const char *uri, int on,
 		  mcp_updated_fn *updated, char *err, size_t errlen)
 {
-	struct mcp_call c = {0};
+	struct mcp_call c;
 	struct wfs_ctx ctx;
 	struct sub *u, **p;
 	struct buf req;
@@ -444,7 +444,7 @@ int mcp_subscribe(struct mcp_server *s, struct arena *a, const char *uri, int on
 	char line[1024];
 	size_t n = 0;
 	pthread_t t;
-	int fd;
+	int fd, rc;
 
 	if (!path) {
 		snprintf(err, errlen, "Invalid params: uri must be a file:// URI, got %s", uri);
@@ -459,15 +459,10 @@ int mcp_subscribe(struct mcp_server *s, struct arena *a, const char *uri, int on
 	pthread_mutex_unlock(&lock);
 	if (!on || *p)
 		return 0;
-	wfs_ctx_init_root(&ctx, a, NULL);
-	c.s = s;
-	c.ctx = &ctx;
-	c.a = a;
-	c.tool = "resources/subscribe";
-	c.flags = MCP_RO;
-	if (!s->ndirs || !(path = mcp_path(&c, path)) || (fd = connect_daemon(&c)) < 0) {
-		snprintf(err, errlen, "Resource not found: %s",
-			 s->ndirs ? ctx.err : "no allowed directories");
+	if ((rc = mcp_resource_call(&c, &ctx, s, a, "resources/subscribe", uri, &path, err, errlen)))
+		return rc;
+	if ((fd = connect_daemon(&c)) < 0) {
+		snprintf(err, errlen, "Resource not found: %s", ctx.err);
 		return -32002;
 	}
 	buf_init(&req);

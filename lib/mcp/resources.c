@@ -9,30 +9,40 @@
 #include "utf8.h"
 #include "mcp_int.h"
 
+int mcp_resource_call(struct mcp_call *c, struct wfs_ctx *ctx, struct mcp_server *s,
+		      struct arena *a, const char *method, const char *uri, const char **path,
+		      char *err, size_t errlen)
+{
+	wfs_ctx_init_root(ctx, a, NULL);
+	*c = (struct mcp_call){.s = s, .ctx = ctx, .a = a, .tool = method, .flags = MCP_RO};
+	if (!s->ndirs) {
+		snprintf(err, errlen, "Resource not found: %s: no allowed directories", uri);
+		return -32002;
+	}
+	if (!(*path = mcp_path(c, *path))) {
+		snprintf(err, errlen, "Resource not found: %s", ctx->err);
+		return -32002;
+	}
+	return 0;
+}
+
 int mcp_resource(struct mcp_server *s, struct arena *a, const char *uri, struct buf *out,
 		 char *err, size_t errlen)
 {
-	struct mcp_call c = {0};
+	struct mcp_call c;
 	struct wfs_ctx ctx;
 	const char *path = mcp_uri_path(a, uri);
 	char *data;
 	size_t n;
+	int rc;
 
 	if (!path) {
 		snprintf(err, errlen, "Invalid params: uri must be a file:// URI, got %s", uri);
 		return -32602;
 	}
-	wfs_ctx_init_root(&ctx, a, NULL);
-	c.s = s;
-	c.ctx = &ctx;
-	c.a = a;
-	c.tool = "resources/read";
-	c.flags = MCP_RO;
-	if (!s->ndirs) {
-		snprintf(err, errlen, "Resource not found: %s: no allowed directories", uri);
-		return -32002;
-	}
-	if (!(path = mcp_path(&c, path)) || wfs_read(&ctx, path, &data, &n)) {
+	if ((rc = mcp_resource_call(&c, &ctx, s, a, "resources/read", uri, &path, err, errlen)))
+		return rc;
+	if (wfs_read(&ctx, path, &data, &n)) {
 		snprintf(err, errlen, "Resource not found: %s", ctx.err);
 		return -32002;
 	}
