@@ -451,6 +451,8 @@ if start procs "$d"; then
 		sleep 0.1
 	done
 	check_true mcp_http.proc.ends_with_server "process $ppid_ outlived the server" sh -c "! kill -0 '$ppid_' 2>/dev/null"
+	pdir=$(sed -n 's|.*listening on unix \(/tmp/wickfs-mcp\.[^/]*\)/sock.*|\1|p' "$w/procs.log")
+	check_true mcp_http.proc.dir_removed "the daemon's directory '$pdir' is left after SIGTERM" sh -c "[ -n '$pdir' ] && [ ! -e '$pdir' ]"
 fi
 
 # the official SDK client over Streamable HTTP

@@ -47,6 +47,29 @@ void mcp_procs_stop(void)
 	}
 }
 
+/* A server stopped by a signal (the usual end of `mcp --listen`) leaves
+ * no directory: the socket and the directory go, then the signal ends the
+ * process as it would have (the daemon sees its lifeline close). Only
+ * unlink, rmdir, signal and raise: all safe in a handler. */
+static void on_signal(int sig)
+{
+	unlink(addr.sun_path);
+	rmdir(dir);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void clean_on_signals(void)
+{
+	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+	struct sigaction sa = {.sa_handler = on_signal}, old;
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 static int dial(void)
 {
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -120,6 +143,7 @@ static int start_daemon(struct mcp_call *c)
 		if ((fd = dial()) >= 0) {
 			close(fd);
 			daemon_pid = pid;
+			clean_on_signals();
 			return 0;
 		}
 		if (waitpid(pid, &st, WNOHANG) == pid)
