@@ -304,11 +304,13 @@ fi
 
 # ---- d. exported names carry the module's prefix ----
 # Exceptions: fmt.c replaces musl's printf family by name, and
-# libc_own.c its qsort, strstr, strto*, inet_pton and inet_ntop (the point of
+# libc_own.c its qsort, strstr, strto*, inet_pton and inet_ntop, heap.c its
+# malloc family and the internal names musl calls it by (the point of
 # them: a smaller binary); struct req's functions (req_*) belong to the
 # applet interface of lib/applet.c.
 allowed_fmt=" dprintf fprintf printf snprintf sprintf vdprintf vfprintf vprintf vsnprintf vsprintf "
 allowed_libc_own=" inet_ntop inet_pton qsort qsort_r strstr strtol strtoll strtoul strtoull "
+allowed_heap=" malloc free calloc realloc __libc_malloc __libc_malloc_impl __libc_free __libc_calloc __libc_realloc __malloc_atfork "
 if [ $have_objs = 1 ]; then
 	bad=()
 	for f in "${lib_srcs[@]}"; do
@@ -327,6 +329,7 @@ if [ $have_objs = 1 ]; then
 			done
 			[ "$file" = fmt ] && case $allowed_fmt in *" $sym "*) ok=1 ;; esac
 			[ "$file" = libc_own ] && case $allowed_libc_own in *" $sym "*) ok=1 ;; esac
+			[ "$file" = heap ] && case $allowed_heap in *" $sym "*) ok=1 ;; esac
 			[ $ok = 1 ] || bad+=("$f:$sym")
 		done
 	done
