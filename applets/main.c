@@ -11,6 +11,7 @@
 #include "applet.h"
 #include "daemon.h"
 #include "bytes.h"
+#include "confine.h"
 #include "ctx.h"
 #include "fs.h"
 #include "overlay.h"
@@ -306,7 +307,7 @@ int main(int argc, char **argv)
 		/* the root made absolute first: overlay_enter leaves the
 		 * working directory in DIR's view */
 		root = getenv("WICKFS_ROOT");
-		if (root && *root && realpath(root, ov_err) && !setenv("WICKFS_ROOT", ov_err, 1))
+		if (root && *root && wfs_realpath(root, ov_err) && !setenv("WICKFS_ROOT", ov_err, 1))
 			root = getenv("WICKFS_ROOT"); /* not ov_err: the error goes there */
 		ov = overlay_enter(ov_name, root && *root ? root : ".", ov_err, sizeof(ov_err));
 	}

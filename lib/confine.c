@@ -140,6 +140,7 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 	}
 	if (push_front(&t, path, strlen(path))) {
 		snprintf(why, whylen, "path too long");
+		errno = ENAMETOOLONG;
 		return -1;
 	}
 	cl = strlen(cur);
@@ -152,8 +153,11 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 		if (!strcmp(comp, "."))
 			continue;
 		if (!strcmp(comp, "..")) {
-			if (cl == rl && !memcmp(cur, root, rl))
+			if (cl == rl && !memcmp(cur, root, rl)) {
+				if (rl == 1)
+					continue; /* "/..": "/", as the kernel has it */
 				goto outside; /* ".." out of the root */
+			}
 			while (cl > 1 && cur[cl - 1] != '/')
 				cl--;
 			if (cl > 1)
@@ -165,6 +169,7 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 		}
 		if (cl + 1 + strlen(comp) >= sizeof(cur)) {
 			snprintf(why, whylen, "path too long");
+			errno = ENAMETOOLONG;
 			return -1;
 		}
 		if (!missing)
@@ -185,6 +190,7 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 			continue;
 		if (++links > MAX_LINKS) {
 			snprintf(why, whylen, "too many levels of symbolic links");
+			errno = ELOOP;
 			return -1;
 		}
 		n = readlink(cur, target, sizeof(target) - 1);
@@ -199,6 +205,7 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 		snprintf(last_target, sizeof(last_target), "%s", target);
 		if (push_front(&t, target, (size_t)n)) {
 			snprintf(why, whylen, "path too long");
+			errno = ENAMETOOLONG;
 			return -1;
 		}
 		if (target[0] == '/') {
@@ -214,6 +221,7 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 	}
 	if (r < 0) {
 		snprintf(why, whylen, "file name too long");
+		errno = ENAMETOOLONG;
 		return -1;
 	}
 	if (where(root, rl, cur, cl) == INSIDE) {
@@ -238,6 +246,17 @@ outside:
 int confine_check(const char *root, const char *path, char *why, size_t whylen)
 {
 	return confine_resolve(root, path, NULL, 0, why, whylen, 0);
+}
+
+char *wfs_realpath(const char *path, char *out)
+{
+	char why[PATH_MAX * 2 + 128];
+	struct stat st;
+
+	/* the kernel's walk first: every component there, as realpath asks */
+	if (stat(path, &st) || confine_resolve("/", path, out, PATH_MAX + 1, why, sizeof(why), 1))
+		return NULL;
+	return out;
 }
 
 int confine_canon(const char *root, const char *path, char *canon, size_t canonlen, char *why,

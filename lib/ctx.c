@@ -2,6 +2,7 @@
  * workspace root, read-only mode, deadline and cancel flag, the clock,
  * and the error message with its cause. */
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <sys/stat.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include "confine.h"
 #include "ctx.h"
 #include "fs.h"
 #include "settings.h"
@@ -35,27 +37,24 @@ int wfs_writable(struct wfs_ctx *c, const char *op, const char *path)
 
 void wfs_ctx_set_root(struct wfs_ctx *c, const char *root)
 {
-	char *real;
+	char real[PATH_MAX + 1];
+	struct stat st;
 
 	c->root = NULL;
 	c->root_errno = 0;
 	if (!root || !*root)
 		return;
-	real = realpath(root, NULL);
-	c->root = real ? arena_strdup(c->arena, real) : root;
-	if (!c->root) {
+	if (!wfs_realpath(root, real)) {
+		c->root = root;
+		c->root_errno = errno;
+	} else if (!(c->root = arena_strdup(c->arena, real))) {
 		c->root = root;
 		c->root_errno = ENOMEM;
-	} else if (!real) {
+	} else if (stat(real, &st)) {
 		c->root_errno = errno;
-	} else {
-		struct stat st;
-		if (stat(real, &st))
-			c->root_errno = errno;
-		else if (!S_ISDIR(st.st_mode))
-			c->root_errno = ENOTDIR;
+	} else if (!S_ISDIR(st.st_mode)) {
+		c->root_errno = ENOTDIR;
 	}
-	free(real);
 }
 
 void wfs_ctx_init(struct wfs_ctx *c, struct arena *a, const struct settings *s)

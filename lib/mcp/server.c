@@ -15,9 +15,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include "arena.h"
 #include "bytes.h"
+#include "confine.h"
 #include "ctx.h"
 #include "path.h"
 #include "mcp_int.h"
@@ -249,7 +250,7 @@ int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 		 struct buf *err)
 {
 	size_t i, k = 0, nm = 0, vl;
-	char **dirs, **given, dir[4096];
+	char **dirs, **given, dir[4096], rbuf[PATH_MAX + 1];
 	unsigned char *ro;
 	int r, *refs = malloc(sizeof(*refs));
 
@@ -268,7 +269,7 @@ int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 				continue;
 			ro[k] = (unsigned char)r;
 		}
-		real = realpath(p, NULL);
+		real = wfs_realpath(p, rbuf) ? strdup(rbuf) : NULL;
 		abs = i < n ? absolute(p) : strndup(s->mounts[i - n], vl);
 		if (!real || !abs || stat(real, &st) || !S_ISDIR(st.st_mode)) {
 			buf_printf(err, "skipping %s: %s\n", p,

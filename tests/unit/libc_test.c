@@ -4,14 +4,22 @@
  * strtoul on small numbers) against what glibc gives; qsort and qsort_r (lib/libc_own.c in the static build, the C
  * library's in the sanitizer pass) on random arrays: sizes around the
  * insertion runs and merge widths, many equal keys, elements of 1, 4, 12
- * and 40 bytes; each result in order and a permutation of the input. */
+ * and 40 bytes; each result in order and a permutation of the input;
+ * wfs_realpath against the C library's realpath on a tree of symlinks
+ * (relative, absolute, chained, a loop, dangling), "..", missing paths
+ * and a file taken for a directory: the same path, or the same errno. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+#include "confine.h"
 #include "ctx.h"
 #include "unit.h"
 
@@ -49,6 +57,85 @@ static int by_u32(const void *a, const void *b)
 {
 	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
 	return x < y ? -1 : x > y;
+}
+
+/* wfs_realpath and realpath on the same path: the same path, or the
+ * same errno. */
+static void realpath_check(const char *name, const char *path)
+{
+	char a[PATH_MAX + 1], b[PATH_MAX + 1], mine[PATH_MAX + 32], libc[PATH_MAX + 32];
+
+	errno = 0;
+	if (wfs_realpath(path, a))
+		snprintf(mine, sizeof(mine), "ok %s", a);
+	else
+		snprintf(mine, sizeof(mine), "errno %d", errno);
+	errno = 0;
+	if (realpath(path, b))
+		snprintf(libc, sizeof(libc), "ok %s", b);
+	else
+		snprintf(libc, sizeof(libc), "errno %d", errno);
+	unit_check_str(unit_name("libc.realpath.%s", name), libc, mine);
+}
+
+static void realpath_cases(void)
+{
+	static const char *const links[][2] = {
+		{"rel", "dir"},	      {"chain", "rel"},	     {"loop1", "loop2"},
+		{"loop2", "loop1"},   {"dangle", "nowhere"}, {"dir/up", "../rel"},
+		{"dir/self", "."},
+	};
+	static const char *const cases[][2] = {
+		{"top", ""},		       {"rel", "/rel"},
+		{"rel_file", "/rel/file"},     {"abs_file", "/abs/file"},
+		{"chain_file", "/chain/file"}, {"loop", "/loop1"},
+		{"dangling", "/dangle"},       {"up_file", "/dir/up/file"},
+		{"dotdot", "/dir/../rel/file"}, {"not_dir", "/dir/file/x"},
+		{"missing", "/missing"},       {"missing_dotdot", "/missing/.."},
+		{"self_self", "/dir/self/self/file"}, {"slashes", "//dir///file/"},
+	};
+	char d[] = "/tmp/wfs-realpath.XXXXXX", p[PATH_MAX], q[PATH_MAX], cwd[PATH_MAX];
+	size_t i;
+
+	if (!mkdtemp(d) || !getcwd(cwd, sizeof(cwd))) {
+		unit_fail("libc.realpath", "no temporary directory: %s", strerror(errno));
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/dir", d);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/dir/file", d);
+	close(open(p, O_CREAT | O_WRONLY, 0644));
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", d, links[i][0]);
+		symlink(links[i][1], p);
+	}
+	snprintf(p, sizeof(p), "%s/abs", d);
+	snprintf(q, sizeof(q), "%s/dir", d);
+	symlink(q, p);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", d, cases[i][1]);
+		realpath_check(cases[i][0], p);
+	}
+	realpath_check("root", "/");
+	realpath_check("root_dotdot", "/..");
+	if (!chdir(d)) {
+		realpath_check("relative", "rel/file");
+		realpath_check("dot", ".");
+		realpath_check("dotdot_relative", "..");
+		if (chdir(cwd))
+			unit_fail("libc.realpath", "cannot go back to %s", cwd);
+	}
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", d, links[i][0]);
+		unlink(p);
+	}
+	snprintf(p, sizeof(p), "%s/abs", d);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/dir/file", d);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/dir", d);
+	rmdir(p);
+	rmdir(d);
 }
 
 int main(void)
@@ -281,5 +368,6 @@ int main(void)
 	unit_check_int("sort.records", 0, bad_rec);
 	unit_check_int("sort.bytes_r_descending", 0, bad_byte);
 	unit_check_int("sort.u32", 0, bad_u32);
+	realpath_cases();
 	return unit_failed;
 }
