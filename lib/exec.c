@@ -1,8 +1,8 @@
 /* exec.c - run a command: own process group, capped output, a timeout
  * that kills the whole group and never waits forever on inherited pipes.
  *
- * The child is started with posix_spawn (musl: vfork-style clone, so the
- * cost does not grow with the parent's memory). Its exit is observed with
+ * The child is started with vfork and execve (so the cost does not grow
+ * with the parent's memory). Its exit is observed with
  * a pidfd where the kernel has one (else by polling) and with WNOWAIT, so
  * the pid and its process group stay reserved until exec_finish reaps it:
  * a kill(-pid) can never reach a recycled group.
@@ -22,7 +22,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,37 +169,40 @@ static char **make_env(const char *const *add)
 	return env;
 }
 
+/* Called in the supervisor only, which is single-threaded: vfork, so the
+ * cost does not grow with the parent's memory, and the child's errno
+ * comes back through the memory it borrows. The child resets the
+ * signals the supervisor ignores with the kernel's own call (libc's
+ * sigaction keeps state of the parent's), takes in, out and err as 0, 1
+ * and 2 (one already there loses its close-on-exec) and enters cwd.
+ * 0, or the errno of the step that failed. */
 static int spawn(pid_t *pid, const char *path, char *const argv[],
 		 char *const env[], const char *cwd, int in, int out, int err)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t mask, def;
-	int rc;
+	static const unsigned char sigs[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD};
+	const int fds[3] = {in, out, err};
+	volatile int e = 0;
+	int i;
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&at);
-	sigemptyset(&mask);
-	sigemptyset(&def);
-	sigaddset(&def, SIGPIPE);
-	sigaddset(&def, SIGINT);
-	sigaddset(&def, SIGTERM);
-	sigaddset(&def, SIGHUP);
-	sigaddset(&def, SIGQUIT);
-	sigaddset(&def, SIGCHLD);
-	posix_spawnattr_setsigmask(&at, &mask);
-	posix_spawnattr_setsigdefault(&at, &def);
-	/* the process group is the supervisor's */
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	posix_spawn_file_actions_adddup2(&fa, in, 0);
-	posix_spawn_file_actions_adddup2(&fa, out, 1);
-	posix_spawn_file_actions_adddup2(&fa, err, 2);
-	if (cwd)
-		posix_spawn_file_actions_addchdir_np(&fa, cwd);
-	rc = posix_spawn(pid, path, &fa, &at, argv, env);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	return rc;
+	*pid = vfork();
+	if (*pid == 0) {
+		unsigned long dfl[4] = {0}; /* SIG_DFL, no flags, no restorer, no mask */
+		for (i = 0; i < (int)sizeof(sigs); i++)
+			syscall(SYS_rt_sigaction, sigs[i], dfl, NULL, 8);
+		for (i = 0; i < 3; i++)
+			if (fds[i] == i ? fcntl(i, F_SETFD, 0) : dup2(fds[i], i) < 0)
+				break;
+		if (i == 3 && (!cwd || !chdir(cwd)))
+			execve(path, argv, env);
+		e = errno;
+		_exit(127);
+	}
+	if (*pid < 0)
+		return errno;
+	if (e)
+		while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	return e;
 }
 
 /* What to run, decided before the fork: a plain word list naming a
