@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # The build options that are off by default (Kconfig's "Features" menu:
-# what does not fit the size ceiling with everything else) are built and
-# tested too: a copy of the tree, `make allyesconfig`, and the scripts
+# what does not fit the size ceiling with everything else), if any, are
+# built and tested too: a copy of the tree, `make allyesconfig`, and the scripts
 # that test those options run against that binary, their checks named
 # "features:...". The default build, tested everywhere else, stays as it
 # is; this binary is only for these checks (no ceiling is asserted).
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# Every option on in the default build (so since 2026-11-27): then the
+# default build is the feature build, tested by every script, and a
+# second build would test nothing more.
+if [ -f "$top/.config" ] && grep -q '^CONFIG_FEATURE_' "$top/.config" &&
+	! grep -q '^# CONFIG_FEATURE_.* is not set' "$top/.config"; then
+	check_true features.default_has_overlay "the default binary has no overlay applet" \
+		sh -c "'$WICKFS' --list | grep -qx overlay"
+	exit 0
+fi
 if [ "${WICKFS_SANITIZED:-0}" = 1 ] || [ "${WICKFS_EMULATED:-0}" = 1 ]; then
 	skip features.build "the feature build is a native static build; run by the native pass"
 	exit 0

@@ -11,9 +11,9 @@ d=$TEST_TMP/overlay
 mkdir -p "$d"
 cd "$d" || exit 1
 
-# A build without CONFIG_FEATURE_OVERLAY (the default: it does not fit the
-# size ceiling beside the rest) has no overlay applet and refuses
-# WICKFS_OVERLAY; tests/t_features.sh runs this script on a build with it.
+# A build without CONFIG_FEATURE_OVERLAY (`make menuconfig`; the default
+# and the releases have it) has no overlay applet and refuses
+# WICKFS_OVERLAY.
 if ! "$WICKFS" --list | grep -qx overlay; then
 	mkdir -p off
 	OUT=$(cd off && WICKFS_OVERLAY=x "$WICKFS" ls . 2>&1)
@@ -21,7 +21,7 @@ if ! "$WICKFS" --list | grep -qx overlay; then
 	OUT=$(cd off && "$WICKFS" --overlay x write f 2>&1 </dev/null)
 	check_match overlay.off.option_unknown "*unknown applet '--overlay'*" "$OUT"
 	check_true overlay.off.nothing_written "a file was written" test ! -e off/f
-	skip overlay "built without CONFIG_FEATURE_OVERLAY (tests/t_features.sh tests a build with it)"
+	skip overlay "built without CONFIG_FEATURE_OVERLAY"
 	exit 0
 fi
 
@@ -259,6 +259,46 @@ else
 	wf overlay commit k --dir k
 	check_match overlay.kill9.resumed '*"resumed":true}}*' "$OUT"
 	check overlay.kill9.finished "0 $n 0" "$(kstate)"
+fi
+
+# ---- a daemon request's "overlay": that applet in the layer ----
+mkdir -p dm
+printf 'one\n' >dm/a.txt
+wf overlay start dv dm
+if daemon_start "$d/dm.log" --listen off --socket "$d/dm.sock" --root "$d/dm"; then
+	rq() { daemon_send "unix:$d/dm.sock" "$1"; }
+	check overlay.daemon.write '{"id":"1","ok":true,"data":{"path":"a.txt","bytes_written":4}}' \
+		"$(rq '{"id":"1","op":"write","args":["a.txt"],"stdin":"TWO\n","overlay":"dv"}')"
+	check overlay.daemon.reads_layer '{"id":"2","ok":true,"data":"TWO\n"}' \
+		"$(rq '{"id":"2","op":"read","args":["a.txt"],"overlay":"dv"}')"
+	check overlay.daemon.real_untouched '{"id":"3","ok":true,"data":"one\n"}' \
+		"$(rq '{"id":"3","op":"read","args":["a.txt"]}')"
+	check overlay.daemon.exec '{"id":"4","ok":true,"data":{"stdout":"TWO\n","stderr":"","exit_code":0}}' \
+		"$(rq '{"id":"4","op":"exec","args":["cat a.txt; echo x > b.txt"],"overlay":"dv"}')"
+	check overlay.daemon.exec_real_untouched "one|no b" "$(cat dm/a.txt)|$([ -e dm/b.txt ] || echo no b)"
+	check_match overlay.daemon.no_such '{"id":"5","ok":false,"error":"overlay nope: no such overlay in *' \
+		"$(rq '{"id":"5","op":"read","args":["a.txt"],"overlay":"nope"}')"
+	check_match overlay.daemon.not_for_processes '{"id":"6","ok":false,"error":"field ?"overlay?" is for an applet*' \
+		"$(rq '{"id":"6","op":"start","args":["true"],"overlay":"dv"}')"
+	check_match overlay.daemon.not_a_name '{"id":"7","ok":false,"error":"field ?"overlay?" must be the name of an overlay"}' \
+		"$(rq '{"id":"7","op":"read","args":["a.txt"],"overlay":7}')"
+	check_match overlay.daemon.stdin_needed '*"id":"8","ok":false,"error":"write: field ?"stdin?" is missing*' \
+		"$(rq '{"id":"8","op":"write","args":["c.txt"],"overlay":"dv"}')"
+	daemon_stop
+	OUT=$("$WICKFS" overlay diff dv dm)
+	has overlay.daemon.diff '"added":["b.txt"],"changed":["a.txt"]'
+	# an MCP server in the layer: --overlay before the applet
+	OUT=$(printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+		'{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+		'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"m.txt","content":"via mcp"}}}' \
+		'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"a.txt"}}}' |
+		"$WICKFS" --overlay dv --root "$d/dm" mcp "$d/dm" 2>/dev/null)
+	has overlay.mcp.reads_layer '"id":2,"result":{"content":[{"type":"text","text":"TWO\n"}]'
+	check overlay.mcp.real_untouched "no m" "$([ -e dm/m.txt ] || echo no m)"
+	OUT=$("$WICKFS" overlay diff dv dm)
+	has overlay.mcp.diff '"added":["b.txt","m.txt"]'
+else
+	fail overlay.daemon.start "$(cat "$d/dm.log")"
 fi
 
 # ---- without CAP_SYS_ADMIN: a user namespace (userxattr) ----

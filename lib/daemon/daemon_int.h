@@ -71,6 +71,7 @@ struct job {
 	char **argv;
 	const char *workdir; /* NULL: the daemon's own cwd */
 	const char *root;    /* the daemon's, or the request's own beneath it */
+	const char *overlay; /* "overlay": the applet spawned in that layer */
 	const char *in;
 	size_t in_len;
 

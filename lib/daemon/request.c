@@ -230,6 +230,39 @@ static void spawn_applet(struct job *j, const struct applet *a, const struct jso
 	j->mode = JOB_EXEC_APPLET;
 }
 
+/* "overlay": the applet as our binary in a process of its own that
+ * enters the layer first (WICKFS_OVERLAY; the daemon's threads share one
+ * mount namespace), its envelope the answer (answer_command). */
+static void overlay_applet(struct job *j, const struct applet *a, const struct json_val *args)
+{
+	const char *const *had = j->exec.env_add;
+	const char **env;
+	size_t n = 0;
+
+	if ((a->flags & APPLET_STDIN) && !j->in) {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "%s: field \"stdin\" is missing: it is the input (\"\" "
+					   "for none); refused rather than taken as empty",
+			 a->name);
+		return answer_fail(j, 1, msg);
+	}
+	while (had && had[n])
+		n++;
+	env = arena_alloc(&j->arena, (n + 3) * sizeof(*env));
+	if (!env)
+		return answer_fail(j, 1, "out of memory");
+	if (n)
+		memcpy(env, had, n * sizeof(*env));
+	env[n++] = arena_printf(&j->arena, "WICKFS_OVERLAY=%s", j->overlay);
+	if (j->root)
+		env[n++] = arena_printf(&j->arena, "WICKFS_ROOT=%s", j->root);
+	env[n] = NULL;
+	if (!env[n - 1])
+		return answer_fail(j, 1, "out of memory");
+	j->exec.env_add = env;
+	spawn_applet(j, a, args);
+}
+
 static void parse_op(struct job *j, const struct json_val *v)
 {
 	const struct json_val *op = json_get(v, "op"), *args = json_get(v, "args");
@@ -238,9 +271,13 @@ static void parse_op(struct job *j, const struct json_val *v)
 	size_t i;
 
 	if (a && (a->flags & APPLET_DAEMON_SPAWN))
-		return spawn_applet(j, a, args);
+		return j->overlay ? answer_fail(j, 1, "field \"overlay\": not for this op (run it "
+						      "with exec and wickfs --overlay NAME)")
+				  : spawn_applet(j, a, args);
 	if (a && (a->flags & APPLET_CLI_ONLY))
 		a = NULL;
+	if (a && j->overlay)
+		return overlay_applet(j, a, args);
 	if (!a && proc < 0 && session_op(j, op->str, v))
 		return;
 	if (!a && proc < 0) {
@@ -386,6 +423,28 @@ static int request_root(struct job *j, const struct json_val *r)
 	return 0;
 }
 
+/* "overlay": a layer's name, for an applet's op request (not a command,
+ * a process or a session: refused, naming the field). 0, or -1 answered. */
+static int request_overlay(struct job *j, const struct json_val *v)
+{
+	const struct json_val *o = json_get(v, "overlay"), *op = json_get(v, "op");
+
+	if (!o || o->type == JSON_NULL)
+		return 0;
+	if (o->type != JSON_STR || !o->len || strlen(o->str) != o->len) {
+		answer_fail(j, 1, "field \"overlay\" must be the name of an overlay");
+		return -1;
+	}
+	if (!j->native || proc_op_of(v, op->str) >= 0 || json_get(v, "session")) {
+		answer_fail(j, 1, "field \"overlay\" is for an applet's op request (not a cmd, a "
+				  "process or a session): run the command as exec, or wickfs "
+				  "--overlay NAME in it");
+		return -1;
+	}
+	j->overlay = o->str;
+	return 0;
+}
+
 void request_parse_into(struct job *j, const char *line, size_t len)
 {
 	struct daemon *d = j->d;
@@ -396,6 +455,7 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	int spawns;
 
 	j->root = d->root;
+	j->overlay = NULL;
 	if (json_parse(&j->arena, line, len, &v, err, sizeof(err))) {
 		answer_invalid(j, err);
 		return;
@@ -435,6 +495,8 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 				  "non-empty names without '='");
 		return;
 	}
+	if (request_overlay(j, &v))
+		return;
 	if (j->native)
 		parse_op(j, &v);
 	else
