@@ -260,9 +260,9 @@ static int run_parallel(struct req *r, const char *addr, int timeout_s,
 	struct buf resp, first;
 	int *fds, i, ok = 0, differ = 0, rc = 1;
 
-	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+	if (!wfs_rlimit(RLIMIT_NOFILE, &rl, NULL) && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+		wfs_rlimit(RLIMIT_NOFILE, NULL, &rl);
 	}
 	fds = arena_alloc(r->arena, (size_t)n * sizeof(*fds));
 	if (!fds)

@@ -105,6 +105,11 @@ long long wfs_now_ms(void);
 /* The CPUs this process may run on (its affinity mask), at least 1:
  * sysconf(_SC_NPROCESSORS_ONLN) without the 1 KB of sysconf. */
 int wfs_cpus(void);
+/* This process's limit res: the old one into get and the new one from
+ * set (either NULL), by prlimit64: 0, or -1 with errno. Limits are the
+ * process's; musl's setrlimit calls every thread for it (1 KB). */
+struct rlimit;
+int wfs_rlimit(int res, struct rlimit *get, const struct rlimit *set);
 /* UTC's calendar for t (seconds since 1970): year, month, day, hour,
  * minute, second and weekday, as gmtime_r (without musl's 800 bytes). */
 struct tm;

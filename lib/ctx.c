@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 #include "confine.h"
 #include "ctx.h"
 #include "fs.h"
@@ -166,6 +169,11 @@ void wfs_gmtime(long long t, struct tm *tm)
 	tm->tm_mday = (int)(doy - (153 * mp + 2) / 5 + 1);
 	tm->tm_mon = (int)(mp < 10 ? mp + 2 : mp - 10);
 	tm->tm_year = (int)(yoe + era * 400 + (tm->tm_mon < 2) - 1900);
+}
+
+int wfs_rlimit(int res, struct rlimit *get, const struct rlimit *set)
+{
+	return (int)syscall(SYS_prlimit64, 0, res, set, get);
 }
 
 int wfs_cpus(void)

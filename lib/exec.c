@@ -325,7 +325,7 @@ static void supervise(const struct plan *pl, const char *cwd, char *const env[],
 	if (WIFEXITED(st))
 		_exit(WEXITSTATUS(st));
 	/* dying of the command's signal, without a core of our own */
-	setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+	wfs_rlimit(RLIMIT_CORE, NULL, &(struct rlimit){0, 0});
 	sa.sa_handler = SIG_DFL;
 	sigaction(WTERMSIG(st), &sa, NULL);
 	kill(getpid(), WTERMSIG(st));

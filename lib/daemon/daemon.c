@@ -152,11 +152,11 @@ static void raise_fd_limit(void)
 {
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl))
+	if (wfs_rlimit(RLIMIT_NOFILE, &rl, NULL))
 		return;
 	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max > (1u << 20) ? (1u << 20) : rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+		wfs_rlimit(RLIMIT_NOFILE, NULL, &rl);
 	}
 }
 
