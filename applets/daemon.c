@@ -1,6 +1,6 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 max-background#<1>100000$DAEMON_MAX_BACKGROUND=256 poll-us#<0>10000$DAEMON_POLL_US=50 root: mcp-listen:$DAEMON_MCP_LISTEN lifeline v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 max-background#<1>100000$DAEMON_MAX_BACKGROUND=256 poll-us#<0>10000$DAEMON_POLL_US=50 root: mount* mcp-listen:$DAEMON_MCP_LISTEN lifeline v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
@@ -74,6 +74,12 @@
  *	  --root DIR          confine file operations to DIR (WICKFS_ROOT):
  *	                      paths, symlinks and workdirs that lead out are
  *	                      refused; shell commands are not confined
+ *	  --mount VPATH=DIR[:ro]  DIR bind-mounted on the directory VPATH
+ *	                      (repeatable; absolute, normalised, not /, none
+ *	                      inside another) in a mount namespace of the
+ *	                      daemon's own, read-only with :ro: applets and
+ *	                      commands see DIR there. Where the kernel refuses
+ *	                      the namespace the daemon does not start
  *	  --lifeline          stop, as on SIGTERM, when stdin reaches its end:
  *	                      for a daemon that another program starts with
  *	                      a pipe as stdin and holds open while it needs
@@ -102,11 +108,13 @@
 #define FOR_daemon
 #include "applet_opts.h"
 #include "applet.h"
+#include "buf.h"
 #include "bytes.h"
 #include "mcp.h"
 #include "netaddr.h"
 #include "settings.h"
 #include "daemon.h"
+#include "mounts.h"
 
 /* What the daemon reads from its environment, for itself (its spec's
  * $VARs, and DAEMON_CGROUP_DIR, for tests: where the cgroup files are):
@@ -355,6 +363,24 @@ int daemon_main(struct req *r)
 		return 1;
 	}
 	o.root = r->ctx->root;
+	/* before any thread: a namespace is the calling thread's */
+	if (opt_has(r, OPT_mount)) {
+		char err[8500];
+		const char **m;
+		struct buf e;
+		opt_list(r, OPT_mount, &m);
+		buf_init(&e);
+		if (mounts_check(m, &e)) {
+			buf_printf(r->err, "wickfs daemon: %.*s", (int)e.len, e.p);
+			buf_free(&e);
+			return 2;
+		}
+		if (mounts_bind(m, err, sizeof(err))) {
+			buf_printf(r->err, "wickfs daemon: %s\n", err);
+			return 1;
+		}
+		o.mounts = m;
+	}
 	if (str_opt(r, OPT_mcp_listen) && start_mcp(r, &o, str_opt(r, OPT_mcp_listen)))
 		return 1;
 	return daemon_run(&o);

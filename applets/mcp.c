@@ -55,6 +55,7 @@
 #include "applet_opts.h"
 #include "applet.h"
 #include "mcp.h"
+#include "mounts.h"
 #include "bytes.h"
 
 /* FILE's first line, the bearer token, into the arena: NULL (said on
@@ -85,18 +86,13 @@ static const char *read_token(struct req *r, const char *file)
 	return t;
 }
 
-/* A repeatable option's values, NULL-ended (NULL when out of memory). */
-static const char *const *nul_ended(struct req *r, int opt)
+/* A repeatable option's values, NULL-ended (the empty list when none). */
+static const char *const *values(struct req *r, int opt)
 {
-	const char **list, **out;
-	int i, n = opt_list(r, opt, &list);
+	static const char *const none[] = {NULL};
+	const char **list;
 
-	out = arena_alloc(r->arena, ((size_t)n + 1) * sizeof(*out));
-	for (i = 0; out && i < n; i++)
-		out[i] = list[i];
-	if (out)
-		out[n] = NULL;
-	return out;
+	return opt_list(r, opt, &list) ? list : none;
 }
 
 /* --listen: the same server over HTTP. */
@@ -110,8 +106,7 @@ static int serve_http(struct req *r, struct mcp_server *s)
 	o.listen = opt_str(r, OPT_listen);
 	if (file && !(o.token = read_token(r, file)))
 		return 1;
-	if (!(o.origins = nul_ended(r, OPT_allow_origin)))
-		return 1;
+	o.origins = values(r, OPT_allow_origin);
 	o.max_body = (size_t)opt_num(r, OPT_max_body);
 	o.max_memory = (size_t)opt_num(r, OPT_max_memory);
 	o.max_conns = (int)opt_num(r, OPT_max_conns);
@@ -140,8 +135,7 @@ int mcp_main(struct req *r)
 	s.no_commands = opt_has(r, OPT_no_commands);
 	s.in_fd = 0;
 	s.out_fd = 1;
-	if (opt_has(r, OPT_mount) &&
-	    (!(s.mounts = nul_ended(r, OPT_mount)) || mcp_check_mounts(s.mounts, &err))) {
+	if (opt_has(r, OPT_mount) && mounts_check(s.mounts = values(r, OPT_mount), &err)) {
 		rc = 2;
 		goto out;
 	}

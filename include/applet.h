@@ -163,7 +163,8 @@ int applet_run(const struct applet *a, struct req *r, int argc, char **argv);
 /* Options by their OPT_x constant. opt_has: how many times given;
  * opt_num: the value, or its default (the environment's, else the
  * spec's); opt_str: the value, or the environment's; NULL when neither;
- * opt_list: every value of a repeatable option. */
+ * opt_list: every value of a repeatable option (NULL-ended; NULL when
+ * it was not given). */
 static inline int opt_has(const struct req *r, int i)
 {
 	return r->opt[i].seen;

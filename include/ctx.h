@@ -60,6 +60,8 @@ struct wfs_ctx {
 	struct wfs_budget *budget;  /* the daemon's memory budget; NULL: none */
 	size_t budget_held;         /* taken from it by this operation */
 	const struct settings *set; /* never NULL (settings.h) */
+	const char *const *mounts;  /* the daemon's --mount list, for the
+					error that names a read-only one */
 };
 
 /* The context (lib/ctx.c) of a front end's settings s (kept, not

@@ -37,6 +37,7 @@ struct daemon_opts {
 	int readonly;       /* WICKFS_READONLY: refuse writes and commands */
 	int readonly_exec;  /* WICKFS_READONLY_EXEC: ... but run commands */
 	const char *root;   /* the workspace root, resolved; NULL: none */
+	const char *const *mounts; /* --mount VPATH=DIR[:ro], bound; NULL: none */
 	/* What each request's settings start from (include/settings.h) */
 	const struct settings *settings;
 };

@@ -23,7 +23,7 @@ struct mcp_server {
 	char **given; /* each as given, made absolute and cleaned */
 	size_t ndirs;
 	int *dirs_refs; /* the three arrays' holders (HTTP sessions share them) */
-	/* --mount VPATH=DIR[:ro], NULL-ended (checked by mcp_check_mounts):
+	/* --mount VPATH=DIR[:ro], NULL-ended (checked by mounts_check):
 	 * after the directories, each with given VPATH; ro[i] marks a
 	 * read-only one among dirs. */
 	const char *const *mounts;
@@ -63,9 +63,6 @@ struct mcp_http_opts {
 	int max_conns;
 };
 
-/* The mounts' rules: VPATH absolute and clean, not "/", none inside
- * another; DIR a directory. 0, or -1 with the first wrong one in err. */
-int mcp_check_mounts(const char *const *mounts, struct buf *err);
 /* Replace the allowed directories by paths[0..n) and the mounts: each
  * resolved (realpath) and kept when it is a directory; what is skipped is
  * said in err. 0, or -1 when none is left (the old list is then kept). */

@@ -123,12 +123,13 @@ static int take_value(struct req *r, int i, const char *name, const char *val,
 		}
 	}
 	if (d->type == '*') {
-		if (arena_grow(r->arena, (void **)&o->list, &o->cap, o->nlist + 1,
+		if (arena_grow(r->arena, (void **)&o->list, &o->cap, o->nlist + 2,
 			       sizeof(*o->list))) {
 			reply_error(r, "%s: out of memory", r->applet->name);
 			return -1;
 		}
 		o->list[o->nlist++] = val;
+		o->list[o->nlist] = NULL; /* NULL-ended for whoever wants that */
 	}
 	return 0;
 }

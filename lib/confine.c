@@ -33,6 +33,7 @@
 #include "confine.h"
 #include "ctx.h"
 #include "fs.h"
+#include "settings.h"
 #include "wickfs.h"
 
 #define MAX_LINKS 40
@@ -257,6 +258,38 @@ char *wfs_realpath(const char *path, char *out)
 	if (stat(path, &st) || confine_resolve("/", path, out, PATH_MAX + 1, why, sizeof(why), 1))
 		return NULL;
 	return out;
+}
+
+/* (ctx.h's, here for wfs_realpath) */
+void wfs_ctx_set_root(struct wfs_ctx *c, const char *root)
+{
+	char real[PATH_MAX + 1];
+	struct stat st;
+
+	c->root = NULL;
+	c->root_errno = 0;
+	if (!root || !*root)
+		return;
+	if (!wfs_realpath(root, real)) {
+		c->root = root;
+		c->root_errno = errno;
+	} else if (!(c->root = arena_strdup(c->arena, real))) {
+		c->root = root;
+		c->root_errno = ENOMEM;
+	} else if (stat(real, &st)) {
+		c->root_errno = errno;
+	} else if (!S_ISDIR(st.st_mode)) {
+		c->root_errno = ENOTDIR;
+	}
+}
+
+void wfs_ctx_init(struct wfs_ctx *c, struct arena *a, const struct settings *s)
+{
+	wfs_ctx_init_root(c, a, NULL);
+	c->set = s;
+	c->readonly = s->readonly;
+	c->readonly_exec = s->readonly_exec;
+	wfs_ctx_set_root(c, s->root);
 }
 
 int confine_canon(const char *root, const char *path, char *canon, size_t canonlen, char *why,

@@ -15,9 +15,10 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
-#include "confine.h"
 #include "ctx.h"
 #include "fs.h"
+#include "mounts.h"
+#include "path.h"
 #include "settings.h"
 #include "wickfs.h"
 
@@ -31,42 +32,22 @@ void wfs_ctx_init_root(struct wfs_ctx *c, struct arena *a, const char *root)
 
 int wfs_writable(struct wfs_ctx *c, const char *op, const char *path)
 {
+	char cwd[PATH_MAX];
+	const char *abs, *m;
+	size_t vl;
+
+	/* the kernel refuses it too (EROFS); this names the mount */
+	if (c->mounts && path &&
+	    (abs = path[0] == '/' ? path
+				  : arena_printf(c->arena, "%s/%s", getcwd(cwd, sizeof(cwd)) ? cwd : "", path)) &&
+	    (abs = path_clean(c->arena, abs)) && (m = mounts_ro_of(c->mounts, abs, &vl)))
+		return wfs_fail(c, "%s %s: refused, %.*s is a read-only mount (--mount)", op, path,
+				(int)vl, m);
 	if (!c->readonly)
 		return 0;
 	if (!path)
 		return wfs_fail(c, "%s: " WFS_READONLY_REFUSED, op);
 	return wfs_fail(c, "%s %s: " WFS_READONLY_REFUSED, op, path);
-}
-
-void wfs_ctx_set_root(struct wfs_ctx *c, const char *root)
-{
-	char real[PATH_MAX + 1];
-	struct stat st;
-
-	c->root = NULL;
-	c->root_errno = 0;
-	if (!root || !*root)
-		return;
-	if (!wfs_realpath(root, real)) {
-		c->root = root;
-		c->root_errno = errno;
-	} else if (!(c->root = arena_strdup(c->arena, real))) {
-		c->root = root;
-		c->root_errno = ENOMEM;
-	} else if (stat(real, &st)) {
-		c->root_errno = errno;
-	} else if (!S_ISDIR(st.st_mode)) {
-		c->root_errno = ENOTDIR;
-	}
-}
-
-void wfs_ctx_init(struct wfs_ctx *c, struct arena *a, const struct settings *s)
-{
-	wfs_ctx_init_root(c, a, NULL);
-	c->set = s;
-	c->readonly = s->readonly;
-	c->readonly_exec = s->readonly_exec;
-	wfs_ctx_set_root(c, s->root);
 }
 
 /* The start of a UTF-8 character at or before p (never before s). */

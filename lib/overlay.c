@@ -52,6 +52,7 @@
 #include "fs.h"
 #include "fsops.h"
 #include "json.h"
+#include "mounts.h"
 #include "overlay.h"
 #include "path.h"
 #include "walk.h"
@@ -646,24 +647,12 @@ out:
 	return rc;
 }
 
-static int put(const char *f, const char *s)
-{
-	int fd = open(f, O_WRONLY | O_CLOEXEC), rc;
-
-	if (fd < 0)
-		return -1;
-	rc = write(fd, s, strlen(s)) < 0 ? -1 : 0;
-	close(fd);
-	return rc;
-}
-
 int overlay_enter(const char *name, const char *dir, char *err, size_t n)
 {
-	char layer[PATH_MAX + 96], map[64];
+	char layer[PATH_MAX + 96];
 	const char *why = NULL;
 	struct stat st;
-	unsigned uid = geteuid(), gid = getegid(); /* unmapped once unshared */
-	int user = 0;
+	int user;
 
 	if (!good_name(name)) {
 		snprintf(err, n, BADNAME, "overlay", name);
@@ -685,21 +674,7 @@ int overlay_enter(const char *name, const char *dir, char *err, size_t n)
 			 name, name, dir);
 		return -1;
 	}
-	if (unshare(CLONE_NEWNS)) {
-		/* no CAP_SYS_ADMIN: a user namespace, the same ids in it */
-		why = "unshare";
-		if (errno == EPERM && !unshare(CLONE_NEWUSER | CLONE_NEWNS)) {
-			why = "/proc/self/uid_map";
-			snprintf(map, sizeof(map), "%u %u 1\n", uid, uid);
-			if (!put("/proc/self/uid_map", map) && !put("/proc/self/setgroups", "deny")) {
-				snprintf(map, sizeof(map), "%u %u 1\n", gid, gid);
-				why = put("/proc/self/gid_map", map) ? "/proc/self/gid_map" : NULL;
-			}
-			user = 1;
-		}
-	}
-	if (!why && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		why = "private mounts";
+	user = mounts_unshare(&why);
 	/* the layers by relative names: DIR may hold ',' or ':' */
 	if (!why && mount("overlay", UP, "overlay", 0,
 			  user ? "lowerdir=" UP ",upperdir=upper,workdir=work,userxattr"

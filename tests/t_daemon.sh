@@ -540,3 +540,37 @@ check_true daemon.lifeline_socket_removed "socket left" test ! -e "$d/life.sock"
 "$WICKFS" daemon --listen off --socket "$d/life2.sock" --lifeline </dev/null 2>"$d/life2.log"
 check daemon.lifeline_not_a_pipe 1 "$?"
 check_match daemon.lifeline_not_a_pipe_said "*--lifeline: stdin cannot be watched:*a pipe or a socket is needed*" "$(cat "$d/life2.log")"
+
+# ---- --mount VPATH=DIR[:ro]: bound in the daemon's own mount namespace ----
+mkdir -p "$d/mw/data" "$d/mw/cache" "$d/mreal" "$d/mc"
+printf 'real\n' >"$d/mreal/r.txt"
+"$WICKFS" daemon --listen off --socket "$d/m0.sock" --mount /=/tmp 2>"$d/m0.log"
+check daemon.mount.not_root 2 "$?"
+check_match daemon.mount.not_root_said "*--mount /=/tmp: VPATH must be an absolute path other than /*" "$(cat "$d/m0.log")"
+"$WICKFS" daemon --listen off --socket "$d/m0.sock" --mount "$d/mw/data=$d/mreal" --mount "$d/mw/data/x=$d/mc" 2>"$d/m0.log"
+check daemon.mount.overlap 2 "$?"
+check_match daemon.mount.overlap_said "*--mount $d/mw/data/x=$d/mc: it overlaps an earlier mount*" "$(cat "$d/m0.log")"
+if ! daemon_start "$d/m.log" --listen off --socket "$d/m.sock" --root "$d/mw" \
+	--mount "$d/mw/data=$d/mreal:ro" --mount "$d/mw/cache=$d/mc"; then
+	if grep -q "the kernel refuses a mount namespace" "$d/m.log"; then
+		skip daemon.mount "$(tail -n 1 "$d/m.log")"
+	else
+		fail daemon.mount.start "$(cat "$d/m.log")"
+	fi
+else
+	rm_() { daemon_send "unix:$d/m.sock" "$1"; }
+	check daemon.mount.read '{"id":"1","ok":true,"data":"real\n"}' "$(rm_ '{"id":"1","op":"read","args":["data/r.txt"]}')"
+	check daemon.mount.ro_refused "{\"id\":\"2\",\"ok\":false,\"error\":\"write data/x.txt: refused, $d/mw/data is a read-only mount (--mount)\"}" \
+		"$(rm_ '{"id":"2","op":"write","args":["data/x.txt"],"stdin":"x"}')"
+	check_match daemon.mount.rw_write '*"ok":true*' "$(rm_ '{"id":"3","op":"write","args":["cache/y.txt"],"stdin":"y"}')"
+	check daemon.mount.rw_landed "y" "$(cat "$d/mc/y.txt" 2>&1)"
+	check_match daemon.mount.command_sees '*"stdout":"real?ny.txt?n"*Read-only file system*' \
+		"$(rm_ '{"id":"4","op":"exec","args":["cat data/r.txt; ls cache; echo z > data/z"]}')"
+	check daemon.mount.ro_untouched "r.txt" "$(ls "$d/mreal")"
+	check daemon.mount.host_unchanged "" "$(ls "$d/mw/data")"
+	check_match daemon.mount.logged "*--mount $d/mw/data=$d/mreal:ro: bound in the daemon's mount namespace*" "$(cat "$d/m.log")"
+	daemon_stop
+fi
+"$WICKFS" daemon --listen off --socket "$d/m1.sock" --mount "$d/mw/nope=$d/mc" 2>"$d/m1.log"
+check daemon.mount.missing_vpath 1 "$?"
+check_match daemon.mount.missing_vpath_said "*--mount $d/mw/nope=$d/mc: bind $d/mc on $d/mw/nope: No such file or directory*" "$(cat "$d/m1.log")"

@@ -266,6 +266,7 @@ int answer_applet(struct job *j, int cwd_fd, int private_cwd)
 	ctx.budget = &j->d->mem;
 	ctx.readonly = j->d->o->readonly;
 	ctx.readonly_exec = j->d->o->readonly_exec;
+	ctx.mounts = j->d->o->mounts;
 	ctx.deadline_ms = j->deadline_ms;
 	/* set when the client goes away or the daemon stops */
 	ctx.cancel = &j->abandon;

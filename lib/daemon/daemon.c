@@ -240,6 +240,8 @@ int daemon_run(const struct daemon_opts *o)
 			   "workdirs are confined to it, shell commands are not",
 			   d->root);
 	}
+	for (i = 0; o->mounts && o->mounts[i]; i++)
+		daemon_log("--mount %s: bound in the daemon's mount namespace", o->mounts[i]);
 	/* A scratch image has no /tmp: the default socket failing there is
 	 * no reason to stop when the host only needs TCP; an asked-for socket
 	 * failing is. */

@@ -27,6 +27,7 @@
 #include "arena.h"
 #include "bytes.h"
 #include "confine.h"
+#include "mounts.h"
 #include "ctx.h"
 #include "path.h"
 #include "mcp_int.h"
@@ -191,61 +192,6 @@ static char *absolute(const char *path)
 }
 
 /* A mount's parts: VPATH (len *vlen), DIR in dir (NUL-ended), ro. */
-static int mount_split(const char *m, size_t *vlen, char *dir, size_t dirlen, int *ro)
-{
-	const char *eq = strchr(m, '=');
-	size_t n;
-
-	if (!eq)
-		return -1;
-	*vlen = (size_t)(eq - m);
-	n = strlen(eq + 1);
-	*ro = n > 3 && !strcmp(eq + 1 + n - 3, ":ro");
-	if (*ro)
-		n -= 3;
-	if (!n || n >= dirlen)
-		return -1;
-	memcpy(dir, eq + 1, n);
-	dir[n] = 0;
-	return 0;
-}
-
-int mcp_check_mounts(const char *const *mounts, struct buf *err)
-{
-	size_t i, k, vl, wl;
-	char dir[4096], other[4096];
-	struct arena a;
-	struct stat st;
-	int ro, rc = 0;
-
-	arena_init(&a);
-	for (i = 0; mounts && mounts[i] && !rc; i++) {
-		const char *m = mounts[i], *why = NULL, *clean;
-
-		if (mount_split(m, &vl, dir, sizeof(dir), &ro))
-			why = "not VPATH=DIR or VPATH=DIR:ro";
-		else if (m[0] != '/' || vl < 2)
-			why = "VPATH must be an absolute path other than /";
-		else if (!(clean = path_clean(&a, arena_strndup(&a, m, vl))) ||
-			 strlen(clean) != vl || strncmp(clean, m, vl))
-			why = "VPATH must be normalised (no //, . or .., no trailing /)";
-		else if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-			why = "DIR is not a directory";
-		for (k = 0; !why && k < i; k++)
-			if (!mount_split(mounts[k], &wl, other, sizeof(other), &ro) &&
-			    !strncmp(m, mounts[k], vl < wl ? vl : wl) &&
-			    (vl == wl || m[vl < wl ? vl : wl] == '/' ||
-			     mounts[k][vl < wl ? vl : wl] == '/'))
-				why = "it overlaps an earlier mount";
-		if (why) {
-			buf_printf(err, "--mount %s: %s\n", m, why);
-			rc = -1;
-		}
-	}
-	arena_free(&a);
-	return rc;
-}
-
 int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 		 struct buf *err)
 {
@@ -265,7 +211,7 @@ int mcp_set_dirs(struct mcp_server *s, const char *const *paths, size_t n,
 		struct stat st;
 
 		if (i >= n) { /* a mount: DIR under the name VPATH */
-			if (mount_split(s->mounts[i - n], &vl, dir, sizeof(dir), &r))
+			if (mounts_split(s->mounts[i - n], &vl, dir, sizeof(dir), &r))
 				continue;
 			ro[k] = (unsigned char)r;
 		}
