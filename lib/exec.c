@@ -38,6 +38,7 @@
 #include "bytes.h"
 #include "confine.h"
 #include "ctx.h"
+#include "overlay.h"
 #include "json.h"
 #include "shellwords.h"
 
@@ -285,9 +286,11 @@ static void close_from(int lo)
  * result on rep, then waits for the command, reaping adopted orphans,
  * and exits as the command did. TERM and the like are ignored here, so
  * it stays the root of the tree until the parent kills it last. */
-static void supervise(const struct plan *pl, const char *cwd, char *const env[],
-		      int in, int out, int err, int rep, int pty)
+static void supervise(const struct plan *pl, const struct wfs_exec_opts *o,
+		      char *const env[], int in, int out, int err, int rep)
 {
+	const char *cwd = o->cwd;
+	int pty = o->pty;
 	struct sigaction sa;
 	sigset_t none;
 	pid_t cmd = 0, w;
@@ -311,6 +314,18 @@ static void supervise(const struct plan *pl, const char *cwd, char *const env[],
 	sigaction(SIGCHLD, &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* the command in a layer's view (single-threaded here, as a user
+	 * namespace needs): why not, after a code of -1, on rep */
+	if (o->overlay) {
+		char why[PATH_MAX + 300];
+		if (overlay_enter(o->overlay, o->overlay_dir ? o->overlay_dir : ".", why,
+				  sizeof(why))) {
+			rc = -1;
+			if (write(rep, &rc, sizeof(rc)) > 0 && write(rep, why, strlen(why)) < 0)
+				_exit(126);
+			_exit(127);
+		}
+	}
 	rc = spawn_command(&cmd, pl, cwd, env, in, out, err);
 	if (write(rep, &rc, sizeof(rc)) < 0 || rc)
 		_exit(127);
@@ -351,7 +366,7 @@ static int start_supervised(pid_t *pid, const struct wfs_exec_opts *o,
 	*pid = fork();
 	if (*pid == 0) {
 		close(rep[0]);
-		supervise(&pl, o->cwd, env, in, out, err, rep[1], o->pty);
+		supervise(&pl, o, env, in, out, err, rep[1]);
 	}
 	close(rep[1]);
 	arena_free(&pl.a);
@@ -363,11 +378,16 @@ static int start_supervised(pid_t *pid, const struct wfs_exec_opts *o,
 	}
 	while ((n = read(rep[0], &got, sizeof(got))) < 0 && errno == EINTR)
 		;
-	close(rep[0]);
-	if (n == (ssize_t)sizeof(got) && !got)
+	if (n == (ssize_t)sizeof(got) && !got) {
+		close(rep[0]);
 		return 0;
+	}
 	rc = n == (ssize_t)sizeof(got) ? got : EIO;
-	spawn_message(rc, msg, msglen);
+	if (rc == -1 && (n = read(rep[0], msg, msglen - 1)) > 0)
+		msg[n] = 0; /* the overlay's refusal */
+	else
+		spawn_message(rc, msg, msglen);
+	close(rep[0]);
 	while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	*pid = 0;

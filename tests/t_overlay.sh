@@ -278,15 +278,25 @@ if daemon_start "$d/dm.log" --listen off --socket "$d/dm.sock" --root "$d/dm"; t
 	check overlay.daemon.exec_real_untouched "one|no b" "$(cat dm/a.txt)|$([ -e dm/b.txt ] || echo no b)"
 	check_match overlay.daemon.no_such '{"id":"5","ok":false,"error":"overlay nope: no such overlay in *' \
 		"$(rq '{"id":"5","op":"read","args":["a.txt"],"overlay":"nope"}')"
-	check_match overlay.daemon.not_for_processes '{"id":"6","ok":false,"error":"field ?"overlay?" is for an applet*' \
-		"$(rq '{"id":"6","op":"start","args":["true"],"overlay":"dv"}')"
+	check overlay.daemon.cmd '{"id":"6","stdout":"TWO\n","stderr":"","exit_code":0}' \
+		"$(rq '{"id":"6","cmd":"cat a.txt","overlay":"dv"}')"
+	check_match overlay.daemon.start '*"ok":true*' \
+		"$(rq '{"id":"6s","op":"start","tag":"ovp","args":["echo bg > bg.txt"],"overlay":"dv"}')"
+	check_match overlay.daemon.start_ended '*"exit_code":0*' "$(rq '{"id":"6w","op":"wait","tag":"ovp"}')"
+	check overlay.daemon.session '{"id":"6x","ok":true,"data":{"stdout":"TWO\n","stderr":"","exit_code":0}}' \
+		"$(rq '{"id":"6x","op":"exec","args":["cat a.txt"],"session":"s1","overlay":"dv"}')"
+	check_match overlay.daemon.runs_nothing '{"id":"6y","ok":false,"error":"field ?"overlay?": this request runs nothing*' \
+		"$(rq '{"id":"6y","op":"watch","path":".","overlay":"dv"}')"
+	check overlay.daemon.cmd_refused '{"id":"6z","stdout":"","stderr":"","exit_code":1,"error":"overlay nope: no such overlay in '"$d/dm"' (wickfs overlay start nope): No such file or directory"}' \
+		"$(rq '{"id":"6z","cmd":"touch ran","overlay":"nope"}')"
+	check overlay.daemon.cmd_refused_nothing_ran "no ran" "$([ -e dm/ran ] || echo no ran)"
 	check_match overlay.daemon.not_a_name '{"id":"7","ok":false,"error":"field ?"overlay?" must be the name of an overlay"}' \
 		"$(rq '{"id":"7","op":"read","args":["a.txt"],"overlay":7}')"
 	check_match overlay.daemon.stdin_needed '*"id":"8","ok":false,"error":"write: field ?"stdin?" is missing*' \
 		"$(rq '{"id":"8","op":"write","args":["c.txt"],"overlay":"dv"}')"
 	daemon_stop
 	OUT=$("$WICKFS" overlay diff dv dm)
-	has overlay.daemon.diff '"added":["b.txt"],"changed":["a.txt"]'
+	has overlay.daemon.diff '"added":["b.txt","bg.txt"],"changed":["a.txt"]'
 	# an MCP server in the layer: --overlay before the applet
 	OUT=$(printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
 		'{"jsonrpc":"2.0","method":"notifications/initialized"}' \
@@ -296,7 +306,7 @@ if daemon_start "$d/dm.log" --listen off --socket "$d/dm.sock" --root "$d/dm"; t
 	has overlay.mcp.reads_layer '"id":2,"result":{"content":[{"type":"text","text":"TWO\n"}]'
 	check overlay.mcp.real_untouched "no m" "$([ -e dm/m.txt ] || echo no m)"
 	OUT=$("$WICKFS" overlay diff dv dm)
-	has overlay.mcp.diff '"added":["b.txt","m.txt"]'
+	has overlay.mcp.diff '"added":["b.txt","bg.txt","m.txt"]'
 else
 	fail overlay.daemon.start "$(cat "$d/dm.log")"
 fi

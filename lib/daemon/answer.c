@@ -183,19 +183,21 @@ static size_t command_line_max(const struct job *j)
 static void answer_overlay(struct job *j, const struct wfs_exec_result *res,
 			   const char *spawn_error, const char *timeout, const char *shut)
 {
-	const struct buf *o = &res->out, *e = &res->err;
+	const struct buf *o, *e;
 	char msg[600];
 
-	if (!spawn_error && !res->timed_out && !j->cancelled && !res->out_truncated &&
-	    o->len >= 2 && o->p[0] == '{' && o->p[o->len - 1] == '\n')
+	if (spawn_error || res->timed_out || j->cancelled)
+		return answer_fail(j, 1, spawn_error ? spawn_error : res->timed_out ? timeout : shut);
+	o = &res->out;
+	e = &res->err;
+	if (!res->out_truncated && o->len >= 2 && o->p[0] == '{' && o->p[o->len - 1] == '\n')
 		return resp_native(j, o->p, o->len);
-	if (!spawn_error && !res->timed_out && !j->cancelled)
-		snprintf(msg, sizeof(msg), "overlay %.100s: %s (exit code %d)%s%.*s", j->overlay,
-			 res->out_truncated ? "the answer is larger than max_output"
-					    : "the applet gave no answer",
-			 res->exit_code, e->len ? ": " : "", (int)(e->len < 300 ? e->len : 300),
-			 e->len ? e->p : "");
-	answer_fail(j, 1, spawn_error ? spawn_error : res->timed_out ? timeout : j->cancelled ? shut : msg);
+	snprintf(msg, sizeof(msg), "overlay %.100s: %s (exit code %d)%s%.*s", j->overlay,
+		 res->out_truncated ? "the answer is larger than max_output"
+				    : "the applet gave no answer",
+		 res->exit_code, e->len ? ": " : "", (int)(e->len < 300 ? e->len : 300),
+		 e->len ? e->p : "");
+	answer_fail(j, 1, msg);
 }
 
 void answer_command(struct job *j, struct wfs_exec_result *res,
@@ -218,7 +220,7 @@ void answer_command(struct job *j, struct wfs_exec_result *res,
 									     : NULL,
 				max);
 	}
-	if (j->overlay)
+	if (j->own_envelope)
 		return answer_overlay(j, res, spawn_error, msg, shut);
 	/* JOB_EXEC_APPLET: what `wickfs exec CMD` would have printed. */
 	buf_init(&env);

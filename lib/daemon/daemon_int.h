@@ -71,7 +71,8 @@ struct job {
 	char **argv;
 	const char *workdir; /* NULL: the daemon's own cwd */
 	const char *root;    /* the daemon's, or the request's own beneath it */
-	const char *overlay; /* "overlay": the applet spawned in that layer */
+	const char *overlay; /* "overlay": what it runs runs in that layer */
+	int own_envelope;    /* a spawned applet: its stdout is the answer */
 	const char *in;
 	size_t in_len;
 

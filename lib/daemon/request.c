@@ -114,7 +114,7 @@ static void parse_cmd(struct job *j, const struct json_val *v)
 	if (strlen(cmd) != len)
 		return answer_fail(j, 1, "command contains a NUL byte");
 	n = shellwords_split(&j->arena, cmd, len, &w);
-	if (n >= 1 && !j->exec.env_add && (a = applet_of_command(w, n, &k)) &&
+	if (n >= 1 && !j->exec.env_add && !j->overlay && (a = applet_of_command(w, n, &k)) &&
 	    !(a->flags & APPLET_CLI_ONLY) && (!j->workdir || d->private_cwd)) {
 		if (exec_applet_async(j, a, n - k, w + k))
 			return;
@@ -230,9 +230,10 @@ static void spawn_applet(struct job *j, const struct applet *a, const struct jso
 	j->mode = JOB_EXEC_APPLET;
 }
 
-/* "overlay": the applet as our binary in a process of its own that
- * enters the layer first (WICKFS_OVERLAY; the daemon's threads share one
- * mount namespace), its envelope the answer (answer_command). */
+/* "overlay": an applet of the loop or the workers run instead as our
+ * binary in a process of its own (the daemon's threads share one mount
+ * namespace; the supervisor enters the layer), confined as here, its
+ * envelope the answer (answer_command). */
 static void overlay_applet(struct job *j, const struct applet *a, const struct json_val *args)
 {
 	const char *const *had = j->exec.env_add;
@@ -246,20 +247,18 @@ static void overlay_applet(struct job *j, const struct applet *a, const struct j
 			 a->name);
 		return answer_fail(j, 1, msg);
 	}
-	while (had && had[n])
-		n++;
-	env = arena_alloc(&j->arena, (n + 3) * sizeof(*env));
-	if (!env)
-		return answer_fail(j, 1, "out of memory");
-	if (n)
-		memcpy(env, had, n * sizeof(*env));
-	env[n++] = arena_printf(&j->arena, "WICKFS_OVERLAY=%s", j->overlay);
-	if (j->root)
-		env[n++] = arena_printf(&j->arena, "WICKFS_ROOT=%s", j->root);
-	env[n] = NULL;
-	if (!env[n - 1])
-		return answer_fail(j, 1, "out of memory");
-	j->exec.env_add = env;
+	if (j->root) {
+		while (had && had[n])
+			n++;
+		if (!(env = arena_alloc(&j->arena, (n + 2) * sizeof(*env))) ||
+		    !(env[n] = arena_printf(&j->arena, "WICKFS_ROOT=%s", j->root)))
+			return answer_fail(j, 1, "out of memory");
+		if (n)
+			memcpy(env, had, n * sizeof(*env));
+		env[n + 1] = NULL;
+		j->exec.env_add = env;
+	}
+	j->own_envelope = 1;
 	spawn_applet(j, a, args);
 }
 
@@ -271,12 +270,12 @@ static void parse_op(struct job *j, const struct json_val *v)
 	size_t i;
 
 	if (a && (a->flags & APPLET_DAEMON_SPAWN))
-		return j->overlay ? answer_fail(j, 1, "field \"overlay\": not for this op (run it "
-						      "with exec and wickfs --overlay NAME)")
-				  : spawn_applet(j, a, args);
+		return spawn_applet(j, a, args);
 	if (a && (a->flags & APPLET_CLI_ONLY))
 		a = NULL;
-	if (a && j->overlay)
+	if (a && j->overlay && !((a->flags & APPLET_SPAWNS) && args && args->type == JSON_ARR &&
+				 args->len && args->items[0].type == JSON_STR &&
+				 args->items[0].str[0] != '-'))
 		return overlay_applet(j, a, args);
 	if (!a && proc < 0 && session_op(j, op->str, v))
 		return;
@@ -423,22 +422,16 @@ static int request_root(struct job *j, const struct json_val *r)
 	return 0;
 }
 
-/* "overlay": a layer's name, for an applet's op request (not a command,
- * a process or a session: refused, naming the field). 0, or -1 answered. */
+/* "overlay": a layer's name; what the request runs runs in it (an
+ * applet spawned for it). 0, or -1 answered. */
 static int request_overlay(struct job *j, const struct json_val *v)
 {
-	const struct json_val *o = json_get(v, "overlay"), *op = json_get(v, "op");
+	const struct json_val *o = json_get(v, "overlay");
 
 	if (!o || o->type == JSON_NULL)
 		return 0;
 	if (o->type != JSON_STR || !o->len || strlen(o->str) != o->len) {
 		answer_fail(j, 1, "field \"overlay\" must be the name of an overlay");
-		return -1;
-	}
-	if (!j->native || proc_op_of(v, op->str) >= 0 || json_get(v, "session")) {
-		answer_fail(j, 1, "field \"overlay\" is for an applet's op request (not a cmd, a "
-				  "process or a session): run the command as exec, or wickfs "
-				  "--overlay NAME in it");
 		return -1;
 	}
 	j->overlay = o->str;
@@ -455,7 +448,6 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 	int spawns;
 
 	j->root = d->root;
-	j->overlay = NULL;
 	if (json_parse(&j->arena, line, len, &v, err, sizeof(err))) {
 		answer_invalid(j, err);
 		return;
@@ -527,6 +519,14 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 			return answer_fail(j, 1, "field \"idle_timeout\" must be a number of seconds "
 						 "(0 to 1000000)");
 		j->exec.idle_ms = m && m->type == JSON_NUM ? (long long)(m->num * 1000) : 0;
+	}
+	if (j->overlay && j->mode != JOB_DONE) {
+		if (!spawns)
+			return answer_fail(j, 1, "field \"overlay\": this request runs nothing "
+						 "(a command, an applet, start or a session's "
+						 "command does)");
+		j->exec.overlay = j->overlay;
+		j->exec.overlay_dir = j->root;
 	}
 	if (j->native && j->mode != JOB_DONE && (sv = json_get(&v, "session")) &&
 	    sv->type != JSON_NULL)
