@@ -29,14 +29,14 @@ struct daemon_opts {
 	size_t max_output; /* per stream of a command */
 	int workers;       /* threads for in-process applets */
 	int max_conns;
-	int max_procs;      /* commands running at once; more wait */
-	int max_background; /* background processes held at once */
-	int verbose;        /* log every request */
-	int lifeline;       /* stop when stdin ends (--lifeline) */
-	int poll_us;        /* busy-poll window after an in-process answer */
-	int readonly;       /* WICKFS_READONLY: refuse writes and commands */
-	int readonly_exec;  /* WICKFS_READONLY_EXEC: ... but run commands */
-	const char *root;   /* the workspace root, resolved; NULL: none */
+	int max_procs;             /* commands running at once; more wait */
+	int max_background;        /* background processes held at once */
+	int verbose;               /* log every request */
+	int lifeline;              /* stop when stdin ends (--lifeline) */
+	int poll_us;               /* busy-poll window after an in-process answer */
+	int readonly;              /* WICKFS_READONLY: refuse writes and commands */
+	int readonly_exec;         /* WICKFS_READONLY_EXEC: ... but run commands */
+	const char *root;          /* the workspace root, resolved; NULL: none */
 	const char *const *mounts; /* --mount VPATH=DIR[:ro], bound; NULL: none */
 	/* What each request's settings start from (include/settings.h) */
 	const struct settings *settings;

@@ -35,7 +35,7 @@ struct wfs_exec_opts {
 	 * input). TERM is xterm-256color unless the environment names one. */
 	int pty;
 	unsigned short pty_rows, pty_cols;
-	int out_fd; /* > 0: stdout and stderr go to it (a detached process's
+	int out_fd;              /* > 0: stdout and stderr go to it (a detached process's
 		       log), no pipes: fd[EXEC_OUT] and fd[EXEC_ERR] are -1 */
 	const char *overlay;     /* the supervisor enters this layer of */
 	const char *overlay_dir; /* ... this directory (NULL: ".") first */

@@ -157,7 +157,7 @@ static int confine_resolve(const char *root, const char *path, char *canon,
 			if (cl == rl && !memcmp(cur, root, rl)) {
 				if (rl == 1)
 					continue; /* "/..": "/", as the kernel has it */
-				goto outside; /* ".." out of the root */
+				goto outside;     /* ".." out of the root */
 			}
 			while (cl > 1 && cur[cl - 1] != '/')
 				cl--;

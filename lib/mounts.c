@@ -118,9 +118,7 @@ int mounts_bind(const char *const *mounts, char *err, size_t n)
 {
 	static const struct {
 		unsigned long st, ms;
-	} keep[] = {{ST_NOSUID, MS_NOSUID}, {ST_NODEV, MS_NODEV}, {ST_NOEXEC, MS_NOEXEC},
-		    {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME},
-		    {ST_RELATIME, MS_RELATIME}};
+	} keep[] = {{ST_NOSUID, MS_NOSUID}, {ST_NODEV, MS_NODEV}, {ST_NOEXEC, MS_NOEXEC}, {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME}, {ST_RELATIME, MS_RELATIME}};
 	char dir[4096], vpath[4096];
 	const char *why;
 	struct statvfs sv;

@@ -141,6 +141,8 @@ applet_sweep() {
     exists: true
     filetype: directory
 " "*Count: 2, Failed: 0, Skipped: 0*" check -g -
+	rr_match "$p.overlay" "" "$ok{\"name\":\"o1\",\"entries\":[1-9]*}}" overlay start o1 "$w"
+	rr_match "$p.overlay.discard" "" "$ok{\"name\":\"o1\",*\"discarded\":true*}}" overlay discard o1 "$w"
 }
 
 sweep_covers() {

@@ -187,7 +187,8 @@ static void answer_overlay(struct job *j, const struct wfs_exec_result *res,
 	char msg[600];
 
 	if (spawn_error || res->timed_out || j->cancelled)
-		return answer_fail(j, 1, spawn_error ? spawn_error : res->timed_out ? timeout : shut);
+		return answer_fail(j, 1, spawn_error ? spawn_error : res->timed_out ? timeout
+										    : shut);
 	o = &res->out;
 	e = &res->err;
 	if (!res->out_truncated && o->len >= 2 && o->p[0] == '{' && o->p[o->len - 1] == '\n')

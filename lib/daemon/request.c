@@ -273,9 +273,7 @@ static void parse_op(struct job *j, const struct json_val *v)
 		return spawn_applet(j, a, args);
 	if (a && (a->flags & APPLET_CLI_ONLY))
 		a = NULL;
-	if (a && j->overlay && !((a->flags & APPLET_SPAWNS) && args && args->type == JSON_ARR &&
-				 args->len && args->items[0].type == JSON_STR &&
-				 args->items[0].str[0] != '-'))
+	if (a && j->overlay && !((a->flags & APPLET_SPAWNS) && args && args->type == JSON_ARR && args->len && args->items[0].type == JSON_STR && args->items[0].str[0] != '-'))
 		return overlay_applet(j, a, args);
 	if (!a && proc < 0 && session_op(j, op->str, v))
 		return;

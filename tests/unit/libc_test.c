@@ -81,18 +81,29 @@ static void realpath_check(const char *name, const char *path)
 static void realpath_cases(void)
 {
 	static const char *const links[][2] = {
-		{"rel", "dir"},	      {"chain", "rel"},	     {"loop1", "loop2"},
-		{"loop2", "loop1"},   {"dangle", "nowhere"}, {"dir/up", "../rel"},
+		{"rel", "dir"},
+		{"chain", "rel"},
+		{"loop1", "loop2"},
+		{"loop2", "loop1"},
+		{"dangle", "nowhere"},
+		{"dir/up", "../rel"},
 		{"dir/self", "."},
 	};
 	static const char *const cases[][2] = {
-		{"top", ""},		       {"rel", "/rel"},
-		{"rel_file", "/rel/file"},     {"abs_file", "/abs/file"},
-		{"chain_file", "/chain/file"}, {"loop", "/loop1"},
-		{"dangling", "/dangle"},       {"up_file", "/dir/up/file"},
-		{"dotdot", "/dir/../rel/file"}, {"not_dir", "/dir/file/x"},
-		{"missing", "/missing"},       {"missing_dotdot", "/missing/.."},
-		{"self_self", "/dir/self/self/file"}, {"slashes", "//dir///file/"},
+		{"top", ""},
+		{"rel", "/rel"},
+		{"rel_file", "/rel/file"},
+		{"abs_file", "/abs/file"},
+		{"chain_file", "/chain/file"},
+		{"loop", "/loop1"},
+		{"dangling", "/dangle"},
+		{"up_file", "/dir/up/file"},
+		{"dotdot", "/dir/../rel/file"},
+		{"not_dir", "/dir/file/x"},
+		{"missing", "/missing"},
+		{"missing_dotdot", "/missing/.."},
+		{"self_self", "/dir/self/self/file"},
+		{"slashes", "//dir///file/"},
 	};
 	char d[] = "/tmp/wfs-realpath.XXXXXX", p[PATH_MAX], q[PATH_MAX], cwd[PATH_MAX];
 	size_t i;
