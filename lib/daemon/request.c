@@ -230,8 +230,8 @@ static void spawn_applet(struct job *j, const struct applet *a, const struct jso
 	j->mode = JOB_EXEC_APPLET;
 }
 
-/* "overlay": an applet of the loop or the workers run instead as our
- * binary in a process of its own (the daemon's threads share one mount
+/* "overlay": an applet of the loop or the workers (its arguments and
+ * stdin checked) run instead as our binary in a process of its own (the daemon's threads share one mount
  * namespace; the supervisor enters the layer), confined as here, its
  * envelope the answer (answer_command). */
 static void overlay_applet(struct job *j, const struct applet *a, const struct json_val *args)
@@ -240,13 +240,6 @@ static void overlay_applet(struct job *j, const struct applet *a, const struct j
 	const char **env;
 	size_t n = 0;
 
-	if ((a->flags & APPLET_STDIN) && !j->in) {
-		char msg[300];
-		snprintf(msg, sizeof(msg), "%s: field \"stdin\" is missing: it is the input (\"\" "
-					   "for none); refused rather than taken as empty",
-			 a->name);
-		return answer_fail(j, 1, msg);
-	}
 	if (j->root) {
 		while (had && had[n])
 			n++;
@@ -273,8 +266,6 @@ static void parse_op(struct job *j, const struct json_val *v)
 		return spawn_applet(j, a, args);
 	if (a && (a->flags & APPLET_CLI_ONLY))
 		a = NULL;
-	if (a && j->overlay && !((a->flags & APPLET_SPAWNS) && args && args->type == JSON_ARR && args->len && args->items[0].type == JSON_STR && args->items[0].str[0] != '-'))
-		return overlay_applet(j, a, args);
 	if (!a && proc < 0 && session_op(j, op->str, v))
 		return;
 	if (!a && proc < 0) {
@@ -309,6 +300,8 @@ static void parse_op(struct job *j, const struct json_val *v)
 					 "here (no per-thread working directory); send a cmd");
 	if (exec_applet_async(j, a, j->argc, j->argv))
 		return;
+	if (j->overlay)
+		return overlay_applet(j, a, args);
 	j->mode = JOB_APPLET;
 	j->applet = a;
 }
