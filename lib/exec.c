@@ -187,7 +187,7 @@ static int spawn(pid_t *pid, const char *path, char *const argv[],
 
 	*pid = vfork();
 	if (*pid == 0) {
-		unsigned long dfl[4] = {0}; /* SIG_DFL, no flags, no restorer, no mask */
+		unsigned long long dfl[4] = {0}; /* SIG_DFL in any layout, 32 bytes */
 		for (i = 0; i < (int)sizeof(sigs); i++)
 			syscall(SYS_rt_sigaction, sigs[i], dfl, NULL, 8);
 		for (i = 0; i < 3; i++)
