@@ -40,8 +40,8 @@
 #define MA_REGION ((size_t)1 << 20)
 
 struct ma_hdr {
-	size_t size; /* usable bytes */
-	size_t cls;  /* class, or MA_MAPPED */
+	size_t size;                /* usable bytes */
+	size_t cls;                 /* class, or MA_MAPPED */
 } __attribute__((aligned(MA_HDR))); /* 16 bytes on 32-bit platforms too */
 
 _Static_assert(sizeof(struct ma_hdr) == MA_HDR, "a block's header is MA_HDR bytes");
