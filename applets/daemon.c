@@ -1,6 +1,6 @@
 /* daemon.c - serve applets and commands over NDJSON
  *
- * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 max-background#<1>100000$DAEMON_MAX_BACKGROUND=256 poll-us#<0>10000$DAEMON_POLL_US=50 root: mount* mcp-listen:$DAEMON_MCP_LISTEN lifeline v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
+ * APPLET(daemon, "listen:$DAEMON_LISTEN socket:$DAEMON_SOCKET token:$DAEMON_TOKEN token-file:$DAEMON_TOKEN_FILE allow-from:$DAEMON_ALLOW_FROM max-line#<1$DAEMON_MAX_LINE=10485760 max-output#<1$DAEMON_MAX_OUTPUT=10485760 max-memory|max-buffered#<1048576$DAEMON_MAX_MEMORY|DAEMON_MAX_BUFFERED line-timeout#<1>86400$DAEMON_LINE_TIMEOUT=10 write-timeout#<1>86400$DAEMON_WRITE_TIMEOUT=30 workers#<1>256$DAEMON_WORKERS=4 lanes#<0>64$DAEMON_LANES max-conns#<1>1000000$DAEMON_MAX_CONNS=10000 max-procs#<1>1000000$DAEMON_MAX_PROCS=1024 max-background#<1>100000$DAEMON_MAX_BACKGROUND=256 poll-us#<0>10000$DAEMON_POLL_US=50 root: mount* mcp-listen:$DAEMON_MCP_LISTEN lifeline v|verbose", 0, 0, APPLET_CLI_ONLY|APPLET_OUTSIDE_ROOT)
  *
  * config APPLET_DAEMON
  *	bool "daemon: the wick-daemon NDJSON server"
@@ -58,6 +58,10 @@
  *	                      10 MiB); the rest is discarded and flagged
  *	  --workers N         threads for in-process applets (DAEMON_WORKERS,
  *	                      1 to 256, default 4)
+ *	  --lanes N           threads that serve connections sending small
+ *	                      file operations, each whole (DAEMON_LANES, 0 to
+ *	                      64, default one a CPU up to 8; 0: the loop
+ *	                      alone)
  *	  --max-conns N       open connections (DAEMON_MAX_CONNS, default
  *	                      10000); at the limit, the oldest connection that
  *	                      sent no valid request for a second is closed for
@@ -333,6 +337,7 @@ int daemon_main(struct req *r)
 	o.write_timeout = (int)opt_num(r, OPT_write_timeout);
 	o.max_output = (size_t)opt_num(r, OPT_max_output);
 	o.workers = (int)opt_num(r, OPT_workers);
+	o.lanes = opt_str(r, OPT_lanes) ? (int)opt_num(r, OPT_lanes) : -1;
 	o.max_conns = (int)opt_num(r, OPT_max_conns);
 	o.max_procs = (int)opt_num(r, OPT_max_procs);
 	o.max_background = (int)opt_num(r, OPT_max_background);

@@ -28,6 +28,7 @@ struct daemon_opts {
 	int nallow;
 	size_t max_output; /* per stream of a command */
 	int workers;       /* threads for in-process applets */
+	int lanes;         /* threads serving connections; -1: one a CPU */
 	int max_conns;
 	int max_procs;             /* commands running at once; more wait */
 	int max_background;        /* background processes held at once */

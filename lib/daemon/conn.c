@@ -46,7 +46,7 @@ static size_t touched(const struct buf *b, const char **p, size_t *mark)
 }
 
 /* Our buffers, both ways, counted in the daemon's budget. */
-static void conn_account(struct conn *c)
+void conn_account(struct conn *c)
 {
 	size_t now = c->dead ? 0 : touched(&c->in, &c->in_p, &c->in_hw) + touched(&c->out, &c->out_p, &c->out_hw);
 
@@ -234,6 +234,10 @@ static void run_job(struct daemon *d, struct job *j)
 	if (j->mode == JOB_APPLET && d->loop_private_cwd == d->private_cwd &&
 	    (how = request_inline_ok(j))) {
 		j->probe = how == 2;
+		/* a lane could have answered it: the connection goes to one
+		 * when idle */
+		if (j->conn && !j->session_v)
+			j->conn->lane_fit = 1;
 		if (answer_applet(j, d->cwd_fd, d->loop_private_cwd))
 			pool_submit(d->pool, j);
 		else
@@ -256,6 +260,7 @@ static void run_job(struct daemon *d, struct job *j)
 
 static void dispatch(struct daemon *d, struct conn *c, struct job *j)
 {
+	c->lane_fit = 0;
 	j->conn = c;
 	j->answered = conn_answer;
 	j->emit = conn_emit;
@@ -281,6 +286,8 @@ static void dispatch(struct daemon *d, struct conn *c, struct job *j)
 /* A job whose big line a worker parsed: run or answer it now. */
 static void conn_parsed(struct daemon *d, struct job *j)
 {
+	if (j->session_v && j->mode != JOB_DONE)
+		session_apply(j, j->session_v);
 	j->parsed = 0;
 	j->line = NULL;
 	free(j->owned_line);
@@ -413,6 +420,8 @@ void conn_expire(struct timer *t, long long now)
 
 	for (c = d->conns; c; c = nx) {
 		nx = c->next;
+		if (c->lane)
+			continue;
 		if (c->write_since && now - c->write_since >= wlimit) {
 			daemon_log("an answer of %zu bytes unread for %d s (the "
 				   "daemon's --write-timeout): connection closed",
@@ -449,6 +458,8 @@ static void enforce_budget(struct daemon *d)
 	char msg[300];
 
 	for (c = d->conns; c; c = c->next) {
+		if (c->lane)
+			continue; /* a lane keeps small buffers only */
 		if (c->in.cap && c->in_off == c->in.len) {
 			buf_free(&c->in);
 			c->in_off = c->scan_off = 0;
@@ -464,7 +475,7 @@ static void enforce_budget(struct daemon *d)
 		size_t n = 0;
 
 		for (c = d->conns; c; c = c->next)
-			if (c->in.len - c->in_off > n)
+			if (!c->lane && c->in.len - c->in_off > n)
 				big = c, n = c->in.len - c->in_off;
 		if (!big)
 			return;
@@ -484,7 +495,9 @@ void conn_process(struct conn *c)
 {
 	struct daemon *d = c->d;
 
-	while (!c->dead && !c->job && c->out_off == c->out.len && !d->stopping) {
+	/* An answer made here may send the connection to a lane (c->lane):
+	 * from then on it is not ours to touch. */
+	while (!c->dead && !c->lane && !c->job && c->out_off == c->out.len && !d->stopping) {
 		size_t avail = c->in.len - c->in_off, len;
 		char *base, *nl;
 
@@ -528,7 +541,7 @@ void conn_process(struct conn *c)
 		else
 			handle_line(c, (size_t)(base - c->in.p), len);
 	}
-	if (c->dead)
+	if (c->dead || c->lane)
 		return;
 	if (c->in_off == c->in.len) {
 		if (c->in.cap > KEEP_BUF)
@@ -547,7 +560,24 @@ void conn_process(struct conn *c)
 		conn_close(c);
 		return;
 	}
+	if (c->lane_fit && d->nlanes && !c->job && c->out_off == c->out.len &&
+	    c->in_off == c->in.len && !c->eof && !c->skipping && !lane_take(c))
+		return;
 	conn_update(c);
+}
+
+void conn_resume(struct conn *c)
+{
+	if (event_ctl(&c->d->loop, EPOLL_CTL_ADD, c->fd, &c->w, EPOLLIN) || c->out.oom) {
+		conn_close(c);
+		return;
+	}
+	c->events = EPOLLIN;
+	c->lane_fit = 0;
+	conn_account(c);
+	conn_flush(c);
+	if (!c->dead)
+		conn_process(c);
 }
 
 /* The rest of an oversize line is dropped as it arrives (the error was
@@ -569,6 +599,23 @@ static void skip_read(struct conn *c, size_t n)
 	c->line_since = 0;
 }
 
+ssize_t conn_recv(struct conn *c, size_t room, size_t *asked)
+{
+	ssize_t n;
+
+	if (buf_reserve(&c->in, room)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	*asked = c->in.cap - c->in.len - 1;
+	do
+		n = recv(c->fd, c->in.p + c->in.len, *asked, 0);
+	while (n < 0 && errno == EINTR);
+	if (n > 0)
+		c->in.len += (size_t)n;
+	return n;
+}
+
 static void conn_read(struct conn *c)
 {
 	size_t limit = c->d->o->max_line + 1, want;
@@ -581,15 +628,8 @@ static void conn_read(struct conn *c)
 			break;
 		/* Small reads stay in one small buffer (no mmap per request);
 		 * a big request gets big reads. */
-		want = c->in.len - c->in_off > READ_CHUNK ? 4 * READ_CHUNK : READ_CHUNK / 4;
-		if (buf_reserve(&c->in, want)) {
-			conn_close(c);
-			return;
-		}
-		want = c->in.cap - c->in.len - 1;
-		n = recv(c->fd, c->in.p + c->in.len, want, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
+		n = conn_recv(c, c->in.len - c->in_off > READ_CHUNK ? 4 * READ_CHUNK : READ_CHUNK / 4,
+			      &want);
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
 		if (n < 0) {
@@ -600,7 +640,6 @@ static void conn_read(struct conn *c)
 			c->eof = 1;
 			break;
 		}
-		c->in.len += (size_t)n;
 		if (c->skipping)
 			skip_read(c, (size_t)n);
 		if ((size_t)n < want)
@@ -616,7 +655,7 @@ static void conn_event(struct watch *w, unsigned ev)
 {
 	struct conn *c = w->data;
 
-	if (c->dead)
+	if (c->dead || c->lane) /* a lane's since this batch began */
 		return;
 	if (ev & EPOLLOUT) {
 		conn_flush(c);
@@ -626,9 +665,9 @@ static void conn_event(struct watch *w, unsigned ev)
 	}
 	/* A hang-up: take what the peer sent before it went, then close;
 	 * a request already running still completes, unanswered. */
-	if (!c->dead && (ev & (EPOLLIN | EPOLLHUP)) && !(ev & EPOLLERR))
+	if (!c->dead && !c->lane && (ev & (EPOLLIN | EPOLLHUP)) && !(ev & EPOLLERR))
 		conn_read(c);
-	if (!c->dead && (ev & (EPOLLHUP | EPOLLERR)))
+	if (!c->dead && !c->lane && (ev & (EPOLLHUP | EPOLLERR)))
 		conn_close(c);
 }
 
@@ -641,7 +680,7 @@ static int make_room(struct daemon *d)
 	struct conn *c, *old = NULL;
 
 	for (c = d->conns; c; c = c->next)
-		if (!c->authed && !c->job && c->out_off == c->out.len &&
+		if (!c->lane && !c->authed && !c->job && c->out_off == c->out.len &&
 		    now - c->opened_ms >= IDLE_GRACE_MS &&
 		    (!old || c->opened_ms < old->opened_ms))
 			old = c;
@@ -752,6 +791,7 @@ void conn_pool_done(struct watch *w, unsigned events)
 	(void)events;
 	if (read(d->wake_fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
 		daemon_log("eventfd: %s", strerror(errno));
+	lane_back(d);
 	for (j = pool_take_done(d->pool); j; j = next) {
 		next = j->next;
 		if (j->parsed)

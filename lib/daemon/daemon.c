@@ -44,6 +44,7 @@ static void begin_shutdown(struct daemon *d, int sig)
 		daemon_log("stdin ended (--lifeline): shutting down (%d requests in flight)",
 			   d->inflight);
 	d->stopping = 1;
+	lane_stop(d);
 	d->stop_timer.at = now + SHUTDOWN_MS;
 	/* no polling for a next request any more */
 	d->loop.poll_us = 0;
@@ -165,6 +166,7 @@ static void teardown(struct daemon *d)
 	struct job *j;
 	int i;
 
+	lane_stop(d);
 	for (i = 0; i < d->nlis; i++)
 		close(d->lis[i].fd);
 	listen_remove_socket(d);
@@ -305,10 +307,14 @@ int daemon_run(const struct daemon_opts *o)
 	}
 	if (getpid() == 1)
 		d->reap_timer.at = wfs_now_ms() + 1000;
+	i = o->lanes;
+	if (i < 0 && (i = wfs_cpus()) > 8)
+		i = 8;
+	lane_start(d, i);
 	daemon_log("ready: pid %d, %d workers, max line %zu bytes, memory budget %zu "
-		   "bytes (%s)",
+		   "bytes (%s), %d lanes",
 		   (int)getpid(), o->workers, o->max_line, o->max_memory,
-		   o->memory_from);
+		   o->memory_from, d->nlanes);
 	loop_run(l);
 	rc = 0;
 	daemon_log("stopped");

@@ -21,6 +21,7 @@
 
 struct daemon;
 struct conn;
+struct lane;
 
 /* How a request is answered. */
 enum job_mode {
@@ -117,11 +118,19 @@ struct job {
 	 * (j->abandon) */
 	void (*drained)(struct job *j);
 	const char *session; /* a command's session: its state read at the end */
+	/* "session": applied by the loop, which holds the sessions; a line
+	 * parsed off the loop (off_loop) leaves it to the loop */
+	const struct json_val *session_v;
+	int off_loop;
 };
 
 /* job.c: jobs, recycled, and their completion. */
 struct job *job_new(struct daemon *d);
 void job_free(struct job *j);
+/* A job as new, keeping its arena and buffers; those emptied; gone. */
+void job_clear(struct job *j, struct daemon *d);
+void job_recycle(struct job *j);
+void job_destroy(struct job *j);
 void job_cache_free(struct daemon *d);
 /* The job is done with what it held in the budget: its line, a file it
  * read, a command's output. */
@@ -234,6 +243,10 @@ struct daemon {
 	const char *root;         /* WICKFS_ROOT, resolved; NULL: none */
 	struct wfs_budget mem;    /* --max-memory: what is held, both ways */
 	struct log_rate flood;    /* daemon_log_rate's, for refusals */
+	struct lane *lanes; /* lane.c */
+	int nlanes, lane_wake;
+	pthread_mutex_t lane_mu;
+	struct conn *lane_back; /* given back, for the loop */
 	struct session *sessions; /* session.c */
 	int nsessions;
 	char *session_dir, *session_self;
@@ -270,6 +283,9 @@ struct conn {
 	long long write_since; /* an answer waits for the reader since
 				     (its last progress); 0: none */
 	struct conn *prev, *next;
+	int lane;      /* 0: the loop's; k: lane k-1's (lane.c) */
+	int lane_fit;  /* its last request was one a lane answers */
+	struct conn *back_next; /* given back by a lane */
 };
 
 /* Connections that sent nothing whole for this long may be closed to
@@ -290,6 +306,21 @@ void conn_pool_done(struct watch *w, unsigned events);
 void conn_expire(struct timer *t, long long now);
 /* Answer buffered lines while nothing is in flight. */
 void conn_process(struct conn *c);
+/* recv into c->in, with room for at least room bytes first: the bytes
+ * read (*asked: how many it asked for), 0 at the end, -1 with errno
+ * (EAGAIN: nothing now). */
+ssize_t conn_recv(struct conn *c, size_t room, size_t *asked);
+/* Its buffers' bytes, counted in the budget. */
+void conn_account(struct conn *c);
+/* A connection a lane gave back: watched again, its output sent and its
+ * next lines answered (the loop's). */
+void conn_resume(struct conn *c);
+/* Lanes (lane.c): threads that serve connections while they send small
+ * file operations. */
+void lane_start(struct daemon *d, int n);
+int lane_take(struct conn *c);
+void lane_back(struct daemon *d);
+void lane_stop(struct daemon *d);
 /* Close now; the memory goes (after the event batch) once no job refers
  * to it any more. */
 void conn_close(struct conn *c);

@@ -55,6 +55,10 @@ void loop_add_timer(struct loop *l, struct timer *t, timer_fn *fire, void *data)
  * is likely microseconds away, so poll for it a moment (l->poll_us)
  * rather than pay a sleep and a cross-CPU wakeup. */
 void loop_poll_after(struct loop *l);
+/* The next events (ev is epoll's): polled for while the window lasts,
+ * then waited for until the first timer. */
+struct epoll_event;
+int loop_wait(struct loop *l, struct epoll_event *ev, int max);
 
 /* event.c */
 /* epoll_ctl for a watch: op EPOLL_CTL_ADD, _MOD or _DEL (w NULL). */

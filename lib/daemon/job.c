@@ -12,19 +12,27 @@
  * that creates and frees them): no malloc or page faults per request. */
 #define JOB_CACHE 16
 
+/* A job as new, keeping its arena and buffers. */
+void job_clear(struct job *j, struct daemon *d)
+{
+	struct arena a = j->arena;
+	struct buf b = j->resp, o = j->out;
+
+	memset(j, 0, sizeof(*j));
+	j->arena = a;
+	j->resp = b;
+	j->out = o;
+	j->d = d;
+	j->id = "";
+}
+
 struct job *job_new(struct daemon *d)
 {
 	struct job *j = d->job_cache;
 
 	if (j) {
-		struct arena a = j->arena;
-		struct buf b = j->resp, o = j->out;
 		d->job_cache = j->next;
 		d->njob_cache--;
-		memset(j, 0, sizeof(*j));
-		j->arena = a;
-		j->resp = b;
-		j->out = o;
 	} else {
 		j = calloc(1, sizeof(*j));
 		if (!j)
@@ -33,9 +41,20 @@ struct job *job_new(struct daemon *d)
 		buf_init(&j->resp);
 		buf_init(&j->out);
 	}
-	j->d = d;
-	j->id = "";
+	job_clear(j, d);
 	return j;
+}
+
+/* Its arena and buffers emptied for the next request, big ones freed. */
+void job_recycle(struct job *j)
+{
+	arena_reset(&j->arena);
+	if (j->resp.cap > (64u << 10))
+		buf_free(&j->resp);
+	buf_reset(&j->resp);
+	if (j->out.cap > (64u << 10))
+		buf_free(&j->out);
+	buf_reset(&j->out);
 }
 
 void job_release(struct job *j)
@@ -55,18 +74,17 @@ void job_free(struct job *j)
 	j->owned_line = NULL;
 	d = j->d;
 	if (d && d->njob_cache < JOB_CACHE && !d->stopping) {
-		arena_reset(&j->arena);
-		if (j->resp.cap > (64u << 10))
-			buf_free(&j->resp);
-		buf_reset(&j->resp);
-		if (j->out.cap > (64u << 10))
-			buf_free(&j->out);
-		buf_reset(&j->out);
+		job_recycle(j);
 		j->next = d->job_cache;
 		d->job_cache = j;
 		d->njob_cache++;
 		return;
 	}
+	job_destroy(j);
+}
+
+void job_destroy(struct job *j)
+{
 	arena_free(&j->arena);
 	buf_free(&j->resp);
 	buf_free(&j->out);
@@ -79,10 +97,7 @@ void job_cache_free(struct daemon *d)
 
 	while ((j = d->job_cache)) {
 		d->job_cache = j->next;
-		arena_free(&j->arena);
-		buf_free(&j->resp);
-		buf_free(&j->out);
-		free(j);
+		job_destroy(j);
 	}
 	d->njob_cache = 0;
 }

@@ -45,7 +45,7 @@ static int loop_timeout(struct loop *l, long long now)
  * per answer and is never opened by commands, which take far longer;
  * it yields the CPU at every turn, so it never holds up a client that
  * shares the CPU. */
-static int wait_events(struct loop *l, struct epoll_event *ev, int max)
+int loop_wait(struct loop *l, struct epoll_event *ev, int max)
 {
 	int n;
 
@@ -69,7 +69,7 @@ void loop_run(struct loop *l)
 	int i, n;
 
 	while (!l->stop) {
-		n = wait_events(l, ev, MAX_EVENTS);
+		n = loop_wait(l, ev, MAX_EVENTS);
 		if (n < 0 && errno != EINTR) {
 			daemon_log("epoll_wait: %s", strerror(errno));
 			return;

@@ -361,6 +361,7 @@ struct job *request_defer_parse(struct daemon *d, const char *line, size_t len)
 	j->line = copy;
 	j->line_len = len;
 	j->mode = JOB_PARSE;
+	j->off_loop = 1;
 	return j;
 }
 
@@ -377,6 +378,7 @@ struct job *request_take_line(struct daemon *d, char *buf, size_t start,
 	j->line = buf + start;
 	j->line_len = len;
 	j->mode = JOB_PARSE;
+	j->off_loop = 1;
 	return j;
 }
 
@@ -520,8 +522,11 @@ void request_parse_into(struct job *j, const char *line, size_t len)
 		j->exec.overlay_dir = j->root;
 	}
 	if (j->native && j->mode != JOB_DONE && (sv = json_get(&v, "session")) &&
-	    sv->type != JSON_NULL)
-		session_apply(j, sv);
+	    sv->type != JSON_NULL) {
+		j->session_v = sv;
+		if (!j->off_loop) /* the sessions are the loop's */
+			session_apply(j, sv);
+	}
 }
 
 /* Small file operations run on the loop thread itself: a handoff to a
