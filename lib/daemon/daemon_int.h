@@ -240,13 +240,13 @@ struct daemon {
 	struct job *dead_jobs;
 	struct job *job_cache; /* recycled jobs (job.c) */
 	int njob_cache;
-	const char *root;         /* WICKFS_ROOT, resolved; NULL: none */
-	struct wfs_budget mem;    /* --max-memory: what is held, both ways */
-	struct log_rate flood;    /* daemon_log_rate's, for refusals */
-	struct lane *lanes; /* lane.c */
+	const char *root;      /* WICKFS_ROOT, resolved; NULL: none */
+	struct wfs_budget mem; /* --max-memory: what is held, both ways */
+	struct log_rate flood; /* daemon_log_rate's, for refusals */
+	struct lane *lanes;    /* lane.c */
 	int nlanes, lane_wake;
 	pthread_mutex_t lane_mu;
-	struct conn *lane_back; /* given back, for the loop */
+	struct conn *lane_back;   /* given back, for the loop */
 	struct session *sessions; /* session.c */
 	int nsessions;
 	char *session_dir, *session_self;
@@ -283,8 +283,8 @@ struct conn {
 	long long write_since; /* an answer waits for the reader since
 				     (its last progress); 0: none */
 	struct conn *prev, *next;
-	int lane;      /* 0: the loop's; k: lane k-1's (lane.c) */
-	int lane_fit;  /* its last request was one a lane answers */
+	int lane;               /* 0: the loop's; k: lane k-1's (lane.c) */
+	int lane_fit;           /* its last request was one a lane answers */
 	struct conn *back_next; /* given back by a lane */
 };
 

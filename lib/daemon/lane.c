@@ -37,7 +37,7 @@ struct lane {
 	struct loop lp; /* its epoll set and poll window; no timers */
 	volatile int stop;
 	int private_cwd;
-	int nconns; /* the loop's count of those it gave this lane */
+	int nconns;      /* the loop's count of those it gave this lane */
 	struct job *job; /* recycled for every request */
 };
 
