@@ -12,10 +12,14 @@
  * fork takes it, so a child forked beside a thread in malloc finds it
  * free. musl's allocator (mallocng) is 8 KB; this is about 1.
  *
+ * The lock is pthread's mutex, defined here too (below), in place of
+ * musl's.
+ *
  * Like lib/fmt.c's printf family, only in the static build (-DWFS_OWN_
- * PRINTF); tests/unit/malloc_test.c checks it (and the C library's in the
- * sanitizer pass). */
+ * PRINTF); tests/unit/malloc_test.c and lock_test.c check it (and the C
+ * library's in the sanitizer pass). */
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,26 +52,57 @@ _Static_assert(sizeof(struct ma_hdr) == MA_HDR, "a block's header is MA_HDR byte
 
 static void *ma_free_list[MA_NCLASS];
 static char *ma_cur, *ma_end; /* the region being cut */
-static int ma_lk;             /* 0 free, 1 held, 2 held with waiters */
+/* pthread's mutexes, plain ones (what we use), in place of musl's: a
+ * futex word, the first int of pthread_mutex_t (its static initializer is
+ * zeros): 0 free, 1 held, 2 held with waiters (Drepper's "Futexes Are
+ * Tricky"). lib/libc_own.c's condition variables wait with them. */
+int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread_mutexattr_t *restrict a)
+{
+	(void)a;
+	memset(m, 0, sizeof(*m));
+	return 0;
+}
+
+int pthread_mutex_destroy(pthread_mutex_t *m)
+{
+	(void)m;
+	return 0;
+}
+
+int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	int *w = (int *)m, c = 0;
+
+	if (__atomic_compare_exchange_n(w, &c, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return 0;
+	if (c != 2)
+		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+	while (c) {
+		syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, 2, NULL);
+		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+	}
+	return 0;
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	int *w = (int *)m;
+
+	if (__atomic_exchange_n(w, 0, __ATOMIC_RELEASE) == 2)
+		syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1);
+	return 0;
+}
+
+static pthread_mutex_t ma_lk = PTHREAD_MUTEX_INITIALIZER;
 
 static void ma_lock(void)
 {
-	int c = 0;
-
-	if (__atomic_compare_exchange_n(&ma_lk, &c, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return;
-	if (c != 2)
-		c = __atomic_exchange_n(&ma_lk, 2, __ATOMIC_ACQUIRE);
-	while (c) {
-		syscall(SYS_futex, &ma_lk, FUTEX_WAIT_PRIVATE, 2, NULL);
-		c = __atomic_exchange_n(&ma_lk, 2, __ATOMIC_ACQUIRE);
-	}
+	pthread_mutex_lock(&ma_lk);
 }
 
 static void ma_unlock(void)
 {
-	if (__atomic_exchange_n(&ma_lk, 0, __ATOMIC_RELEASE) == 2)
-		syscall(SYS_futex, &ma_lk, FUTEX_WAKE_PRIVATE, 1);
+	pthread_mutex_unlock(&ma_lk);
 }
 
 /* musl's fork: -1 before, 0 in the parent after, 1 in the child */
@@ -78,7 +113,7 @@ void __malloc_atfork(int who)
 	else if (who == 0)
 		ma_unlock();
 	else
-		ma_lk = 0;
+		pthread_mutex_init(&ma_lk, NULL); /* the child's only thread */
 }
 
 /* n (1 to MA_BIG) -> its class */

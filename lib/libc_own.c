@@ -20,15 +20,73 @@
  * run of two or more zero groups as "::", ::ffff:a.b.c.d for a mapped
  * IPv4). 0.6 KB in place of 1.7.
  *
+ * pthread_cond_* (init, destroy, wait, signal, broadcast), with lib/heap.c's
+ * mutexes: a futex word, the first int of the C library's type (its static
+ * initializer is zeros), for the plain condition variables we use; musl's
+ * handle every kind (shared, timed, requeued to the mutex) and, with its
+ * mutexes, bring 4 KB. It is a sequence number its waiters sleep on,
+ * bumped by each signal; a waiter woken takes the mutex as any thread
+ * does (nothing is requeued), and checks its predicate again, as POSIX has
+ * callers do.
+ *
  * Like lib/fmt.c's printf family, only in the static build (-DWFS_OWN_
  * PRINTF), where they take the C library's place; tests/unit/sort_test.c
  * checks the sort on random arrays, the callers' tests the rest. */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "libc_own.h"
 
 #ifdef WFS_OWN_PRINTF
+#define FUTEX_WAIT_PRIVATE 128
+#define FUTEX_WAKE_PRIVATE 129
+
+static void futex(int *w, int op, int v)
+{
+	syscall(SYS_futex, w, op, v, NULL);
+}
+
+int pthread_cond_init(pthread_cond_t *restrict c, const pthread_condattr_t *restrict a)
+{
+	(void)a;
+	memset(c, 0, sizeof(*c));
+	return 0;
+}
+
+int pthread_cond_destroy(pthread_cond_t *c)
+{
+	(void)c;
+	return 0;
+}
+
+int pthread_cond_wait(pthread_cond_t *restrict c, pthread_mutex_t *restrict m)
+{
+	int *s = (int *)c, seq = __atomic_load_n(s, __ATOMIC_RELAXED);
+
+	pthread_mutex_unlock(m);
+	futex(s, FUTEX_WAIT_PRIVATE, seq); /* at once if a signal came since */
+	return pthread_mutex_lock(m);
+}
+
+static int cond_wake(pthread_cond_t *c, int n)
+{
+	__atomic_fetch_add((int *)c, 1, __ATOMIC_RELEASE);
+	futex((int *)c, FUTEX_WAKE_PRIVATE, n);
+	return 0;
+}
+
+int pthread_cond_signal(pthread_cond_t *c)
+{
+	return cond_wake(c, 1);
+}
+
+int pthread_cond_broadcast(pthread_cond_t *c)
+{
+	return cond_wake(c, INT_MAX);
+}
 typedef int (*cmp_r)(const void *, const void *, void *);
 
 static void insertion(char *a, size_t n, size_t size, cmp_r cmp, void *arg)

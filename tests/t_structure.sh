@@ -304,13 +304,14 @@ fi
 
 # ---- d. exported names carry the module's prefix ----
 # Exceptions: fmt.c replaces musl's printf family by name, and
-# libc_own.c its qsort, strstr, strto*, inet_pton and inet_ntop, heap.c its
-# malloc family and the internal names musl calls it by (the point of
+# libc_own.c its qsort, strstr, strto*, inet_pton, inet_ntop and pthread's
+# condition variables, heap.c its malloc family, the internal names musl
+# calls it by and pthread's mutexes (the point of
 # them: a smaller binary); struct req's functions (req_*) belong to the
 # applet interface of lib/applet.c.
 allowed_fmt=" dprintf fprintf printf snprintf sprintf vdprintf vfprintf vprintf vsnprintf vsprintf "
-allowed_libc_own=" inet_ntop inet_pton qsort qsort_r strstr strtol strtoll strtoul strtoull "
-allowed_heap=" malloc free calloc realloc __libc_malloc __libc_malloc_impl __libc_free __libc_calloc __libc_realloc __malloc_atfork "
+allowed_libc_own=" inet_ntop inet_pton qsort qsort_r strstr strtol strtoll strtoul strtoull pthread_cond_init pthread_cond_destroy pthread_cond_wait pthread_cond_signal pthread_cond_broadcast "
+allowed_heap=" malloc free calloc realloc __libc_malloc __libc_malloc_impl __libc_free __libc_calloc __libc_realloc __malloc_atfork pthread_mutex_init pthread_mutex_lock pthread_mutex_unlock pthread_mutex_destroy "
 if [ $have_objs = 1 ]; then
 	bad=()
 	for f in "${lib_srcs[@]}"; do

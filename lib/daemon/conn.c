@@ -560,8 +560,8 @@ void conn_process(struct conn *c)
 		conn_close(c);
 		return;
 	}
-	if (c->lane_fit && d->nlanes && !c->job && c->out_off == c->out.len &&
-	    c->in_off == c->in.len && !c->eof && !c->skipping && !lane_take(c))
+	if (c->lane_fit && d->to_lane && !c->job && c->out_off == c->out.len &&
+	    c->in_off == c->in.len && !c->eof && !c->skipping && !d->to_lane(c))
 		return;
 	conn_update(c);
 }
@@ -791,7 +791,6 @@ void conn_pool_done(struct watch *w, unsigned events)
 	(void)events;
 	if (read(d->wake_fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
 		daemon_log("eventfd: %s", strerror(errno));
-	lane_back(d);
 	for (j = pool_take_done(d->pool); j; j = next) {
 		next = j->next;
 		if (j->parsed)

@@ -244,9 +244,12 @@ struct daemon {
 	struct wfs_budget mem; /* --max-memory: what is held, both ways */
 	struct log_rate flood; /* daemon_log_rate's, for refusals */
 	struct lane *lanes;    /* lane.c */
-	int nlanes, lane_wake;
+	int nlanes, lane_wake, back_fd;
+	struct watch back_w;
 	pthread_mutex_t lane_mu;
-	struct conn *lane_back;   /* given back, for the loop */
+	struct conn *lane_back; /* given back, for the loop (back_fd) */
+	/* lane.c's, while lanes run: an idle connection to one (0: it went) */
+	int (*to_lane)(struct conn *c);
 	struct session *sessions; /* session.c */
 	int nsessions;
 	char *session_dir, *session_self;
@@ -318,8 +321,6 @@ void conn_resume(struct conn *c);
 /* Lanes (lane.c): threads that serve connections while they send small
  * file operations. */
 void lane_start(struct daemon *d, int n);
-int lane_take(struct conn *c);
-void lane_back(struct daemon *d);
 void lane_stop(struct daemon *d);
 /* Close now; the memory goes (after the event batch) once no job refers
  * to it any more. */

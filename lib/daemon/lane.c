@@ -5,7 +5,7 @@
  * calls. A lane is a thread with an epoll set of its own that serves
  * whole connections while they ask for what it can answer alone: a small
  * file operation the loop would run in process (request_inline_ok). The
- * loop hands a connection to a lane (lane_take) when it is idle after
+ * loop hands a connection to a lane (d->to_lane) when it is idle after
  * such a request; the lane reads, parses, answers and writes; on the
  * first line it cannot answer alone (a command, a worker's applet, a
  * session, an unfinished line, an answer the socket does not take at
@@ -55,7 +55,7 @@ static void give_back(struct lane *ln, struct conn *c)
 	c->back_next = d->lane_back;
 	d->lane_back = c;
 	pthread_mutex_unlock(&d->lane_mu);
-	if (first && write(d->wake_fd, &one, sizeof(one)) < 0)
+	if (first && write(d->back_fd, &one, sizeof(one)) < 0)
 		(void)0; /* the eventfd's count cannot overflow here */
 }
 
@@ -164,6 +164,9 @@ static void *lane_main(void *arg)
 	return NULL;
 }
 
+static int lane_take(struct conn *c);
+static void lane_back(struct watch *w, unsigned events);
+
 void lane_start(struct daemon *d, int n)
 {
 	struct epoll_event ev = {EPOLLIN, {0}};
@@ -174,7 +177,11 @@ void lane_start(struct daemon *d, int n)
 	/* one eventfd, in every lane's set, stops them all */
 	if (n <= 0 || !(d->lanes = calloc((size_t)n, sizeof(*d->lanes))))
 		return;
-	if ((d->lane_wake = eventfd(0, EFD_CLOEXEC)) < 0)
+	d->back_w = (struct watch){lane_back, d};
+	d->back_fd = -1;
+	if ((d->lane_wake = eventfd(0, EFD_CLOEXEC)) < 0 ||
+	    (d->back_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0 ||
+	    event_ctl(&d->loop, EPOLL_CTL_ADD, d->back_fd, &d->back_w, EPOLLIN))
 		n = 0; /* no lanes: lane_stop frees the array */
 	pthread_attr_init(&at);
 	pthread_attr_setstacksize(&at, WORKER_STACK);
@@ -193,11 +200,13 @@ void lane_start(struct daemon *d, int n)
 		}
 	}
 	pthread_attr_destroy(&at);
+	if (d->nlanes)
+		d->to_lane = lane_take;
 }
 
 /* The connection, idle, to the lane with the fewest (loop thread); 0
  * when it went. */
-int lane_take(struct conn *c)
+static int lane_take(struct conn *c)
 {
 	struct daemon *d = c->d;
 	struct epoll_event ev = {EPOLLIN, {.ptr = c}};
@@ -220,13 +229,16 @@ int lane_take(struct conn *c)
 	return 0;
 }
 
-/* The connections the lanes gave back (loop thread, at the eventfd). */
-void lane_back(struct daemon *d)
+/* The connections the lanes gave back (loop thread, at back_fd). */
+static void lane_back(struct watch *w, unsigned events)
 {
+	struct daemon *d = w->data;
 	struct conn *c, *next;
+	uint64_t n;
 
-	if (!d->nlanes)
-		return;
+	(void)events;
+	if (read(d->back_fd, &n, sizeof(n)) < 0)
+		(void)0; /* EAGAIN: a batch taken already */
 	pthread_mutex_lock(&d->lane_mu);
 	c = d->lane_back;
 	d->lane_back = NULL;
@@ -259,6 +271,9 @@ void lane_stop(struct daemon *d)
 		job_destroy(ln->job);
 	}
 	close(d->lane_wake);
+	event_ctl(&d->loop, EPOLL_CTL_DEL, d->back_fd, NULL, 0);
+	close(d->back_fd);
+	d->to_lane = NULL;
 	free(d->lanes);
 	d->lanes = NULL;
 	d->nlanes = 0;
