@@ -8,7 +8,9 @@
 # after 10,000 commands. Beside them, the floor: bench/echo_floor.c, a
 # thread-per-connection server that answers each line with the daemon's
 # own answer to the fast-path read (same socket kind, same bytes, nothing
-# else done), measured in the same run by the same load generator.
+# else done), measured in the same run by the same load generator; and the
+# file floor, the same server opening, fstat'ing, reading and closing the
+# file for each answer; and the daemon without lanes (--lanes 0).
 # Variables: WICKFS, BENCH_N (round trips per case, default 20000),
 # BENCH_CONNS (default 8).
 . bench/lib.sh
@@ -112,29 +114,48 @@ kill "$pid2" 2>/dev/null
 wait "$pid2" 2>/dev/null
 
 per=$((N * 5 / CONNS))
-# The floor: the echo server with the daemon's answer, then the daemon
-# again, alternating, the median of each kept (three of each).
-floor_rt=- floor_tp= d_rt= d_tp=
+# The floors: the echo server with the daemon's answer, and the same
+# server reading the file for each answer (open, fstat, read, close: the
+# file floor); then the daemon, and the daemon without lanes (--lanes 0);
+# alternating, the median of each kept (three of each).
+"$W" daemon --listen off --socket "$dir/nolanes.sock" --lanes 0 2>"$dir/nolanes.log" &
+pid3=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q "ready:" "$dir/nolanes.log"; do sleep 0.05; i=$((i + 1)); done
+floor_rt=- floor_tp= ff_rt= ff_tp= d_rt= d_tp= l0_rt= l0_tp=
+tp() { "$LOAD" "$1" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/'; }
 if [ -n "$FLOOR" ]; then
 	DAEMON_LOAD_SAVE=$dir/answer "$LOAD" "unix:$sock" 1 1 "$fast" >/dev/null
 	mkfifo "$dir/floor.in"
 	"$FLOOR" "$dir/floor.sock" "$dir/answer" <"$dir/floor.in" >"$dir/floor.log" 2>&1 &
 	fpid=$!
-	exec 9>"$dir/floor.in" # its stdin: closed when this script ends
+	"$FLOOR" "$dir/ffloor.sock" "$dir/answer" "$dir/f1k.txt" <"$dir/floor.in" >"$dir/ffloor.log" 2>&1 &
+	ffpid=$!
+	exec 9>"$dir/floor.in" # their stdin: closed when this script ends
 	i=0
-	while [ $i -lt 100 ] && ! grep -q ready "$dir/floor.log"; do sleep 0.05; i=$((i + 1)); done
+	while [ $i -lt 100 ] && ! { grep -q ready "$dir/floor.log" && grep -q ready "$dir/ffloor.log"; }; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	for r in 1 2 3; do
 		floor_rt="$floor_rt $(median "unix:$dir/floor.sock" "$N" "$fast")"
+		ff_rt="$ff_rt $(median "unix:$dir/ffloor.sock" "$N" "$fast")"
 		d_rt="$d_rt $(median "unix:$sock" "$N" "$fast")"
-		floor_tp="$floor_tp $("$LOAD" "unix:$dir/floor.sock" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')"
-		d_tp="$d_tp $("$LOAD" "unix:$sock" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')"
+		l0_rt="$l0_rt $(median "unix:$dir/nolanes.sock" "$N" "$fast")"
+		floor_tp="$floor_tp $(tp "unix:$dir/floor.sock")"
+		ff_tp="$ff_tp $(tp "unix:$dir/ffloor.sock")"
+		d_tp="$d_tp $(tp "unix:$sock")"
+		l0_tp="$l0_tp $(tp "unix:$dir/nolanes.sock")"
 	done
 	exec 9>&-
-	kill "$fpid" 2>/dev/null
-	wait "$fpid" 2>/dev/null
+	kill "$fpid" "$ffpid" 2>/dev/null
+	wait "$fpid" "$ffpid" 2>/dev/null
 	mid() { printf '%s\n' $1 | sort -n | sed -n 2p; }
 	floor_rt=$(mid "$floor_rt") d_rt=$(mid "$d_rt") floor_tp=$(mid "$floor_tp") d_tp=$(mid "$d_tp")
+	ff_rt=$(mid "$ff_rt") ff_tp=$(mid "$ff_tp") l0_rt=$(mid "$l0_rt") l0_tp=$(mid "$l0_tp")
 fi
+kill "$pid3" 2>/dev/null
+wait "$pid3" 2>/dev/null
 tput_u=$("$LOAD" "unix:$sock" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')
 tput_t=$("$LOAD" "tcp:127.0.0.1:$port" "$CONNS" "$per" "$fast" | sed 's/.*req\/s \([0-9]*\).*/\1/')
 
@@ -166,12 +187,13 @@ zombies=$(for s in /proc/[0-9]*/stat; do awk -v p="$pid" '$4 == p && $3 == "Z"' 
 	echo "Pinned: daemon and load generator on CPU 0, so a round trip pays a context switch instead of a cross-CPU wakeup (which dominates the unpinned numbers on this VM)."
 	echo
 	if [ -n "$floor_tp" ]; then
-		echo "Against the floor (bench/echo_floor.c answering with the daemon's own $(wc -c <"$dir/answer")-byte answer; unix socket; median of three alternating runs each):"
+		echo "Against the floors (bench/echo_floor.c, a thread per connection, answering with the daemon's own $(wc -c <"$dir/answer")-byte answer; the file floor also opens, fstat's, reads and closes the file for each answer, as a server answering from the file must); unix socket; median of three alternating runs each:"
 		echo
-		echo "| | echo floor | wickfs daemon | ratio |"
-		echo "|---|---:|---:|---:|"
-		echo "| median round trip, 1 connection, fast-path read (µs) | $floor_rt | $d_rt | $(ratio "$d_rt" "$floor_rt")x |"
-		echo "| throughput, $CONNS connections (requests/s) | $floor_tp | $d_tp | $(ratio "$d_tp" "$floor_tp") of the floor |"
+		echo "| | echo floor | file floor | wickfs daemon | ratio to the echo floor | ratio to the file floor | daemon without lanes (\`--lanes 0\`) |"
+		echo "|---|---:|---:|---:|---:|---:|---:|"
+		echo "| median round trip, 1 connection, fast-path read (µs) | $floor_rt | $ff_rt | $d_rt | $(ratio "$d_rt" "$floor_rt")x | $(ratio "$d_rt" "$ff_rt")x | $l0_rt |"
+		echo "| throughput, $CONNS connections (requests/s) | $floor_tp | $ff_tp | $d_tp | $(ratio "$d_tp" "$floor_tp") | $(ratio "$d_tp" "$ff_tp") | $l0_tp |"
+		echo "The file floor itself: $(ratio "$ff_tp" "$floor_tp") of the echo floor's throughput, $(ratio "$ff_rt" "$floor_rt")x its round trip."
 		echo
 	fi
 	echo "| | |"

@@ -1,11 +1,15 @@
 /* echo_floor.c - the floor a daemon's round trip is measured against.
  *
- * usage: echo_floor SOCKET REPLY_FILE
+ * usage: echo_floor SOCKET REPLY_FILE [READ_FILE]
  * Listens on the Unix socket SOCKET; a thread per connection reads a
  * request line (up to '\n') and answers with REPLY_FILE's bytes (the
  * daemon's own answer to that request, so that both move the same bytes),
  * with blocking read and write calls and nothing else: what any server
  * on this socket, this machine and this load generator cannot beat.
+ * With READ_FILE, each request also opens, fstat's, reads and closes it
+ * (the file the request reads): the floor of a server that answers a
+ * read from the file itself, as the daemon must (its content may change
+ * between two requests).
  * Stops when stdin closes or reaches EOF (so a benchmark script that
  * dies takes it along).
  */
@@ -15,10 +19,27 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char *reply;
 static size_t reply_len;
+static const char *read_file;
+
+/* What answering from the file costs: open, fstat, read, close. */
+static int read_it(void)
+{
+	char b[65536];
+	struct stat st;
+	int fd = open(read_file, O_RDONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = !fstat(fd, &st) && read(fd, b, sizeof(b)) >= 0;
+	close(fd);
+	return ok ? 0 : -1;
+}
 
 static void *serve(void *arg)
 {
@@ -35,6 +56,9 @@ static void *serve(void *arg)
 		have += (size_t)n;
 		while ((nl = memchr(in, '\n', have))) {
 			size_t used = (size_t)(nl - in) + 1, off = 0;
+
+			if (read_file && read_it())
+				goto out;
 
 			while (off < reply_len) {
 				ssize_t w = write(fd, reply + off, reply_len - off);
@@ -71,10 +95,11 @@ int main(int argc, char **argv)
 	long size;
 	int lfd;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: echo_floor SOCKET REPLY_FILE\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: echo_floor SOCKET REPLY_FILE [READ_FILE]\n");
 		return 2;
 	}
+	read_file = argc == 4 ? argv[3] : NULL;
 	if (!(f = fopen(argv[2], "rb")) || fseek(f, 0, SEEK_END) || (size = ftell(f)) <= 0 ||
 	    fseek(f, 0, SEEK_SET) || !(reply = malloc((size_t)size)) ||
 	    fread(reply, 1, (size_t)size, f) != (size_t)size) {

@@ -25,7 +25,7 @@
 #include "slots.h"
 #include "walk.h"
 
-#define GREP_BLOCK (256 * 1024)
+#define GREP_BLOCK (64 * 1024)
 #define GREP_RING 64
 /* Memory does not follow the longest line: a line that outgrows a
  * GREP_LONG buffer is searched in windows of that size, each starting
@@ -303,7 +303,7 @@ static void scan_lines(struct scan *s, const char *buf, size_t len)
 
 /* The fast path: search the whole block, then find the line. Lines are
  * counted only up to each match, and once over the rest of the block. */
-static void scan_block(struct scan *s, const char *buf, size_t len)
+static void scan_block(struct scan *s, const char *buf, size_t len, int last)
 {
 	const struct wfs_grep_opts *o = s->g->o;
 	size_t pos = 0, counted = 0, me;
@@ -335,7 +335,8 @@ static void scan_block(struct scan *s, const char *buf, size_t len)
 			s->done = 1;
 		pos = le + 1;
 	}
-	if (!s->done)
+	/* the lines after the last match count only for a next block */
+	if (!s->done && !last)
 		s->line += (long long)bytes_count(buf + counted, len - counted, '\n');
 }
 
@@ -641,7 +642,7 @@ static void search_blocks(struct scan *s, struct source *f)
 		if (o->before || o->after || bytes_find(buf, done_len, '\r'))
 			scan_lines(s, buf, done_len);
 		else
-			scan_block(s, buf, done_len);
+			scan_block(s, buf, done_len, f->eof);
 		memmove(buf, buf + done_len, f->have - done_len);
 		f->have -= done_len;
 		if (should_stop(f->g))

@@ -95,6 +95,16 @@ printf '%sneedle\nneedle after\n' "$long" >"$l/long.txt"
 cut64=$(printf '{"file":"%s","line":1,"text":"%s","text_truncated":true}' "$l/long.txt" "${long:0:65536}")
 expect grep.long_line 0 "$(res false "$cut64" "$(m "$l/long.txt" 2 'needle after')")" grep needle "$l/long.txt"
 
+# Line numbers over many read blocks (the file is read 64 KiB at a time),
+# on both sides of each block's edge and at the file's end, with and
+# without CRLF line ends: the same numbers as grep -n.
+awk 'BEGIN { for (i = 1; i <= 40000; i++) print (i % 3277 == 0 || i == 1 || i >= 39999) ? "hit " i : "line " i " of filler text" }' >"$l/blocks.txt"
+sed 's/$/\r/' "$l/blocks.txt" >"$l/blocks_crlf.txt"
+for f in blocks blocks_crlf; do
+	check "grep.line_numbers_over_blocks.$f" "$(grep -n '^hit' "$l/$f.txt" | cut -d: -f1 | tr '\n' ' ')" \
+		"$("$WICKFS" -t grep '^hit' "$l/$f.txt" | cut -d: -f1 | tr '\n' ' ')"
+done
+
 # Binary files (NUL in the first block) are skipped.
 b=$TEST_TMP/bin
 mkdir -p "$b"
