@@ -83,6 +83,16 @@ md=$O/search.md
 			print "."
 		}
 	}' "$O/labels.txt" "$O/checks.txt" "$O/rss.txt" "$O/cells.txt"
+	if [ -s "$O/floor.txt" ]; then
+		echo
+		awk -F'\t' 'FILENAME ~ /floor/ { fm = $1; fs = $2; fmin = $3; what = $4; next }
+		$1 == "literal" { m[$2] = $4; mn[$2] = $7 }
+		END {
+			printf "The read floor (bench/read_floor.c: the tree walked, every file read to its end in 64 KiB reads, a thread a CPU, nothing matched; %s): %.3f ± %.3f s, ", what, fm, fs
+			printf "%.2f of rg'"'"'s literal search and %.2f of wickfs'"'"'s (by min %.2f and %.2f): ", fm / m["rg"], fm / m["wickfs"], fmin / mn["rg"], fmin / mn["wickfs"]
+			print "what is left above it is the matching and the output."
+		}' "$O/floor.txt" "$O/cells.txt"
+	fi
 	if [ -s "$O/filediff.txt" ]; then
 		echo
 		# shellcheck disable=SC2016

@@ -13,6 +13,8 @@
 # Env: WICKFS (default build/wickfs), WICKFS_REF (reference binary),
 # BENCH_RUNS (runs per fast cell, default 5), BENCH_TIMEOUT (s, default 300),
 # BENCH_SAVE=1 (copy the tables and chart into bench/results/).
+# Beside them, the read floor (bench/read_floor.c): the tree walked and every
+# file read, nothing matched.
 set -u
 cd "$(dirname "$0")/.." || exit 0
 . bench/lib.sh
@@ -278,6 +280,18 @@ grep_pattern alt "$ALT" "'$ALT'" "'$ALT'" "-E '$ALT'" "'$ALT'"
 grep_pattern noliteral '\w{20}\d' \
 	"'\\w{20}\\d'" "'(?-u)\\w{20}\\d'" "-E '[[:alnum:]_]{20}[0-9]'" \
 	"'\\w{20}\\d'"
+# The floor of every grep above: the tree walked and each file read to
+# its end (64 KiB reads, a thread a CPU), nothing matched.
+: >"$OUT/floor.txt"
+if [ "$HAVE_GREP" = 1 ] && ${BENCH_CC:-cc} -O2 -o "$OUT/bin/read_floor" "$REPO/bench/read_floor.c" \
+	-lpthread 2>>"$OUT/search.log"; then
+	hyperfine -N --warmup 1 --runs "$RUNS" --style basic --export-json "$OUT/floor.json" \
+		-n floor "read_floor $NAME" >>"$OUT/search.log" 2>&1
+	# shellcheck disable=SC2046 # split "mean sd runs min"
+	set -- $(hf_stats "$OUT/floor.json" floor)
+	printf '%s\t%s\t%s\t%s\n' "${1:-}" "${2:-}" "${4:-}" "$(read_floor "$NAME")" >"$OUT/floor.txt"
+	say "search: read floor $(fmt_s "${1:-}")"
+fi
 glob_pattern glob_c '*.c' '*.c' "-g '*.c'" "-name '*.c'"
 glob_pattern glob_h '**/*.h' '**/*.h' "-p -g '**/*.h'" "-path '*.h'"
 
