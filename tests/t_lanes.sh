@@ -130,7 +130,14 @@ exec 7>&-
 
 # Closed while a lane holds it: the loop closes it, and the daemon's
 # descriptors come back to where they were.
+# (the count first let settle: the connections above close as they go)
 fds0=$(ls /proc/"$PID_lanes"/fd | wc -l)
+for _ in $(seq 20); do
+	sleep 0.1
+	n=$(ls /proc/"$PID_lanes"/fd | wc -l)
+	[ "$n" = "$fds0" ] && break
+	fds0=$n
+done
 for k in $(seq 5); do
 	exec 7<>/dev/tcp/127.0.0.1/"$PORT_lanes"
 	printf '%s\n%s\n' "$(r q1 "$d/w/f.txt")" "$(r q2 "$d/w/f.txt")" >&7
@@ -173,6 +180,16 @@ start tiny0 --lanes 0 --max-memory 1048576
 out=$(daemon_send "unix:$d/tiny.sock" "$(r u1 "$d/w/f.txt")" "$(n u2 "$d/w/huge.txt")")
 check lanes.over_budget "$(daemon_send "unix:$d/tiny0.sock" "$(r u1 "$d/w/f.txt")" "$(n u2 "$d/w/huge.txt")")" "$out"
 check_match lanes.over_budget_named '*memory budget*' "$out"
+
+# A line over --max-line on a connection a lane holds: the loop's error,
+# as without lanes.
+start limit --lanes 2 --max-line 1000
+start limit0 --lanes 0 --max-line 1000
+pad=$(printf '%1200s' '')
+long="{\"id\":\"m2\",\"cmd\":\"wickfs read '$d/w/f.txt'\"$pad}"
+out=$(daemon_send "unix:$d/limit.sock" "$(r m1 "$d/w/f.txt")" "$long" "$(r m3 "$d/w/f.txt")")
+check lanes.max_line "$(daemon_send "unix:$d/limit0.sock" "$(r m1 "$d/w/f.txt")" "$long" "$(r m3 "$d/w/f.txt")")" "$out"
+check_match lanes.max_line_named '*request line exceeds the limit of 1000 bytes*' "$out"
 
 # Settings: DAEMON_LANES, the range.
 DAEMON_LANES=1 daemon_start "$d/env.log" --listen off --socket "$d/env.sock"

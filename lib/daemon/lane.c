@@ -68,6 +68,8 @@ static int answer(struct lane *ln, struct conn *c, size_t len)
 	size_t used, cap, off = 0;
 	int how;
 
+	if (len > d->o->max_line)
+		return 1; /* the loop answers with the limit */
 	job_recycle(j);
 	job_clear(j, d);
 	j->off_loop = 1;
