@@ -460,6 +460,20 @@ wait_procs_gone() {
 	return 1
 }
 
+# fds_settled PID: how many descriptors PID has, counted once the count
+# stops changing (a connection of an earlier check may still be closing).
+fds_settled() {
+	local n m
+	n=$(ls /proc/"$1"/fd | wc -l)
+	for _ in $(seq 20); do
+		sleep 0.1
+		m=$(ls /proc/"$1"/fd | wc -l)
+		[ "$m" = "$n" ] && break
+		n=$m
+	done
+	echo "$n"
+}
+
 daemon_start() {
 	local log=$1 _
 	shift

@@ -228,13 +228,7 @@ check daemon.after_disconnect '{"id":"p","stdout":"ok\n","stderr":"","exit_code"
 # among them. The count before may still include a connection of an
 # earlier check being closed: it is taken once it stops changing, and the
 # check is that nothing was added (100 commands would leak dozens).
-fds_before=$(ls /proc/"$MAIN"/fd | wc -l)
-for _ in $(seq 20); do
-	sleep 0.1
-	n=$(ls /proc/"$MAIN"/fd | wc -l)
-	[ "$n" = "$fds_before" ] && break
-	fds_before=$n
-done
+fds_before=$(fds_settled "$MAIN")
 for i in $(seq 20); do
 	printf '{"id":"%d","cmd":"echo %d | cat"}\n' "$i" "$i"
 	printf '{"id":"%d","cmd":"wickfs read %s"}\n' "$i" "'$d/f.txt'"

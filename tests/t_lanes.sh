@@ -130,14 +130,7 @@ exec 7>&-
 
 # Closed while a lane holds it: the loop closes it, and the daemon's
 # descriptors come back to where they were.
-# (the count first let settle: the connections above close as they go)
-fds0=$(ls /proc/"$PID_lanes"/fd | wc -l)
-for _ in $(seq 20); do
-	sleep 0.1
-	n=$(ls /proc/"$PID_lanes"/fd | wc -l)
-	[ "$n" = "$fds0" ] && break
-	fds0=$n
-done
+fds0=$(fds_settled "$PID_lanes")
 for k in $(seq 5); do
 	exec 7<>/dev/tcp/127.0.0.1/"$PORT_lanes"
 	printf '%s\n%s\n' "$(r q1 "$d/w/f.txt")" "$(r q2 "$d/w/f.txt")" >&7
